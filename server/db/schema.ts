@@ -1,0 +1,204 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The database as the queries see it. Written once by hand and checked
+ * against the migrated database by tests/integration/schema.test.ts.
+ */
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** 'YYYY-MM-DD' on read and write (type parsers keep dates as text). */
+type DateText = string;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  first_name: string;
+  last_name: ColumnType<string, string | undefined, string>;
+  role: number;
+  password_hash: string | null;
+  height_m: number | null;
+  weight_kg: number | null;
+  phone: string | null;
+  condition_notes: string | null;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  family_id: string;
+  token_hash: string;
+  refresh_hash: string;
+  expires_at: Timestamp;
+  refresh_expires_at: Timestamp;
+  rotated_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  bucket: string;
+  at: CreatedAt;
+}
+
+export interface AuthKeysTable {
+  kid: string;
+  public_jwk: ColumnType<JsonWebKey, string, string>;
+  private_key_enc: string;
+  created_at: CreatedAt;
+  retired_at: NullableTimestamp;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  status: ColumnType<'queued' | 'sent' | 'failed' | 'logged', 'queued' | 'sent' | 'failed' | 'logged' | undefined>;
+  error: string | null;
+  created_at: CreatedAt;
+  sent_at: NullableTimestamp;
+}
+
+export interface CountriesTable {
+  id: number;
+  alpha2: string;
+  name: string;
+}
+
+export interface SupportRequestsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  name: string;
+  email: string;
+  message: string;
+  status: ColumnType<'open' | 'answered', 'open' | 'answered' | undefined>;
+  created_at: CreatedAt;
+}
+
+export type ConsultationStatus = 'new' | 'contacted' | 'converted' | 'closed';
+export interface ConsultationsTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  gender: number;
+  age: number;
+  height: string;
+  weight: number;
+  state: string;
+  contact: string;
+  country_id: number;
+  is_medical_condition: boolean;
+  status: ColumnType<ConsultationStatus, ConsultationStatus | undefined>;
+  notes: string | null;
+  created_at: CreatedAt;
+}
+
+export interface FeedPostsTable {
+  id: Generated<number>;
+  author_id: number;
+  description: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface FeedLikesTable {
+  post_id: number;
+  user_id: number;
+  created_at: CreatedAt;
+}
+
+export type FeedEventKind = 'post.created' | 'post.updated' | 'post.deleted' | 'like.changed';
+export interface FeedEventsTable {
+  id: Generated<number>;
+  kind: FeedEventKind;
+  post_id: number;
+  actor_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface RatingsTable {
+  id: Generated<number>;
+  user_id: number;
+  half_stars: number;
+  comment: ColumnType<string, string | undefined, string>;
+  is_published: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+}
+
+export interface DietPlansTable {
+  id: Generated<number>;
+  client_id: number;
+  title: string;
+  from_date: DateText;
+  to_date: DateText;
+  pdf_data: Uint8Array;
+  pdf_bytes: number;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface WeightsTable {
+  id: Generated<number>;
+  client_id: number;
+  weight_kg: number;
+  date: DateText;
+  created_at: CreatedAt;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  client_id: number;
+  plan_type: 'WL' | 'WG' | 'DP' | 'LP';
+  plan_id: string;
+  plan_name: string;
+  list_price: number;
+  amount_received: number;
+  start_date: DateText;
+  end_date: DateText;
+  cancelled_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface VisitsTable {
+  id: Generated<number>;
+  day: DateText;
+  visitor_hash: string;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  login_attempts: LoginAttemptsTable;
+  auth_keys: AuthKeysTable;
+  outbox: OutboxTable;
+  countries: CountriesTable;
+  support_requests: SupportRequestsTable;
+  consultations: ConsultationsTable;
+  feed_posts: FeedPostsTable;
+  feed_likes: FeedLikesTable;
+  feed_events: FeedEventsTable;
+  ratings: RatingsTable;
+  diet_plans: DietPlansTable;
+  weights: WeightsTable;
+  subscriptions: SubscriptionsTable;
+  visits: VisitsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;

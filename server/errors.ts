@@ -1,0 +1,87 @@
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { ZodError, type z } from 'zod';
+
+export type FieldErrors = Record<string, string[]>;
+type Code = ConstructorParameters<typeof TRPCError>[0]['code'];
+
+/**
+ * A domain error: services throw it, tRPC and REST both map its code to a
+ * status. Messages are written for the person who will read them.
+ */
+export class AppError extends TRPCError {
+  readonly fieldErrors?: FieldErrors;
+  readonly retryAfterSeconds?: number;
+  constructor(code: Code, message: string, opts: { fieldErrors?: FieldErrors; retryAfterSeconds?: number; cause?: unknown } = {}) {
+    super({ code, message, cause: opts.cause });
+    this.fieldErrors = opts.fieldErrors;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+  }
+}
+
+export const badRequest = (message: string, fieldErrors?: FieldErrors) => new AppError('BAD_REQUEST', message, { fieldErrors });
+export const unauthorized = (message = 'Please sign in to continue.') => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message = 'You do not have permission to do that.') => new AppError('FORBIDDEN', message);
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+const DEFAULT_ZOD_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
+
+function fieldLabel(path: PropertyKey[]): string {
+  return path.map(String).join('.') || 'input';
+}
+
+/** A message naming the field: ours already do; zod's defaults get the field prefixed. */
+export function issueMessage(issue: z.core.$ZodIssue): string {
+  return DEFAULT_ZOD_MESSAGE.test(issue.message) ? `${fieldLabel(issue.path)}: ${issue.message}` : issue.message;
+}
+
+export function zodFieldErrors(error: ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = fieldLabel(issue.path);
+    out[key] = [...(out[key] ?? []), issueMessage(issue)];
+  }
+  return out;
+}
+
+export type DescribedError = {
+  status: number;
+  code: Code;
+  message: string;
+  fieldErrors?: FieldErrors;
+  retryAfterSeconds?: number;
+};
+
+/**
+ * One description of any error for both transports: the HTTP status, a
+ * message a person can act on, and field errors when input was invalid.
+ */
+export function describeError(error: unknown, exposeInternal: boolean): DescribedError {
+  const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error as Error });
+  const cause = trpcError.cause;
+  const status = getHTTPStatusCodeFromError(trpcError);
+  if (cause instanceof ZodError) {
+    const first = cause.issues[0];
+    return {
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: first ? issueMessage(first) : 'The request is not valid.',
+      fieldErrors: zodFieldErrors(cause),
+    };
+  }
+  if (trpcError.code === 'INTERNAL_SERVER_ERROR') {
+    return {
+      status,
+      code: trpcError.code,
+      message: exposeInternal && cause instanceof Error ? cause.message : 'Something went wrong on our side. Please try again.',
+    };
+  }
+  return {
+    status,
+    code: trpcError.code,
+    message: trpcError.message,
+    fieldErrors: trpcError instanceof AppError ? trpcError.fieldErrors : undefined,
+    retryAfterSeconds: trpcError instanceof AppError ? trpcError.retryAfterSeconds : undefined,
+  };
+}

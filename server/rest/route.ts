@@ -1,0 +1,49 @@
+import type { Context as HonoContext } from 'hono';
+import type { ZodType } from 'zod';
+import type { AppCaller } from '../trpc/root.js';
+
+export type RestMethod = 'get' | 'post' | 'put' | 'delete';
+
+export type RestResult = {
+  /** HTTP status on success: 200 unless the spec says 201. */
+  status?: 200 | 201;
+  message: string;
+  data?: unknown;
+};
+
+export type RestInput = {
+  caller: AppCaller;
+  body: unknown;
+  query: Record<string, string>;
+  params: Record<string, string>;
+  c: HonoContext;
+};
+
+/**
+ * A REST path of the spec: a thin adapter that hands the raw request to a
+ * tRPC procedure through the caller. Schemas here only describe the path for
+ * OpenAPI; validation happens once, in the procedure.
+ */
+export type RestRoute = {
+  method: RestMethod;
+  /** Hono path syntax, relative to /api, e.g. '/updated-weights/delete-updated-weight/:id'. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: 'none' | 'optional' | 'required';
+  request?: { body?: ZodType; query?: ZodType; params?: ZodType };
+  /** Shape of `data` in the envelope. */
+  response?: ZodType;
+  successStatus?: 200 | 201;
+  /** Extra documented error statuses beyond the generic ones. */
+  errors?: Record<number, string>;
+  handle(input: RestInput): Promise<RestResult>;
+};
+
+export const defineRoutes = (routes: RestRoute[]) => routes;
+
+/**
+ * Raw request input handed to a procedure, which validates it with its own
+ * zod schema (one set of rules for tRPC and REST).
+ */
+export const untrusted = <T>(value: unknown) => value as T;

@@ -1,0 +1,25 @@
+import { lazy, Suspense } from 'react';
+import { Route, Switch } from 'wouter';
+import { Spinner } from '../components/Spinner';
+
+// Each area is its own chunk: public pages never download the dashboard's code.
+const PublicArea = lazy(() => import('../features/public/PublicArea'));
+const DashboardArea = lazy(() => import('../features/dashboard/DashboardArea'));
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<Spinner fullPage label="Loading" />}>
+      <Switch>
+        <Route path="/dashboard" nest>
+          <DashboardArea />
+        </Route>
+        <Route path="/dashboard/*" nest>
+          <DashboardArea />
+        </Route>
+        <Route>
+          <PublicArea />
+        </Route>
+      </Switch>
+    </Suspense>
+  );
+}

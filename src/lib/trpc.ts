@@ -1,0 +1,54 @@
+import { QueryClient } from '@tanstack/react-query';
+import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
+import { createTRPCContext } from '@trpc/tanstack-react-query';
+import superjson from 'superjson';
+import type { AppRouter } from '../../server/trpc/root';
+import { session } from './session';
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
+});
+
+const wsUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/trpc`;
+
+/**
+ * One socket for subscriptions; lazy so public pages never open it. The token
+ * goes in connectionParams; the socket is reopened when the session changes.
+ */
+export const wsClient = createWSClient({
+  url: wsUrl,
+  lazy: { enabled: true, closeMs: 10_000 },
+  connectionParams: () => ({ token: session.token() ?? '' }),
+  retryDelayMs: (attempt) => Math.min(10_000, 500 * 2 ** attempt) + Math.floor(Math.random() * 300),
+});
+
+let lastToken = session.token();
+session.subscribe(() => {
+  const token = session.token();
+  if (token !== lastToken) {
+    lastToken = token;
+    void wsClient.close().catch(() => {});
+  }
+});
+
+export const trpcClient = createTRPCClient<AppRouter>({
+  links: [
+    splitLink({
+      condition: (op) => op.type === 'subscription',
+      true: wsLink({ client: wsClient, transformer: superjson }),
+      false: httpBatchLink({
+        url: '/trpc',
+        transformer: superjson,
+        headers: () => {
+          const token = session.token();
+          return token ? { authorization: `Bearer ${token}` } : {};
+        },
+      }),
+    }),
+  ],
+});

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { issueSession } from '../../server/auth/sessions-repo.js';
+import { ROLE } from '../../server/auth/roles.js';
+import { loadConfig } from '../../server/env.js';
+import { createDeps, listen, type RunningServer } from '../../server/server.js';
+import { createUser } from '../../server/users/service.js';
+import { createTestDatabase } from './db.js';
+
+export type TestUser = { id: number; email: string; password: string; token: string; refreshToken: string; role: number };
+
+export type TestServer = RunningServer & {
+  /** Creates a user with a session; `token` is its bearer token. */
+  user(opts?: { role?: 'client' | 'admin'; firstName?: string; lastName?: string; heightM?: number; weightKg?: number }): Promise<TestUser>;
+  /** fetch against the server; JSON body and bearer token optional. */
+  request(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+  stop(): Promise<void>;
+};
+
+let userCounter = 0;
+
+/** A real HTTP server on a free port over a fresh database. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const handle = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', ...env });
+  const deps = await createDeps(config, handle, randomBytes(32).toString('hex'));
+  const server = await listen(deps, { port: 0, host: '127.0.0.1', serveClient: false });
+  return {
+    ...server,
+    async user(opts = {}) {
+      userCounter += 1;
+      const email = `user${userCounter}-${randomBytes(3).toString('hex')}@example.test`;
+      const password = `pw-${randomBytes(6).toString('hex')}`;
+      const role = opts.role === 'admin' ? ROLE.admin : ROLE.client;
+      const u = await createUser(deps.db, {
+        email,
+        password,
+        firstName: opts.firstName ?? 'Test',
+        lastName: opts.lastName ?? `User${userCounter}`,
+        role,
+        heightM: opts.heightM,
+        weightKg: opts.weightKg,
+      });
+      const s = await issueSession(deps.db, u.id);
+      return { id: u.id, email, password, token: s.token, refreshToken: s.refreshToken, role };
+    },
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      if (opts.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+      });
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {}
+      return { status: res.status, body, headers: res.headers };
+    },
+    async stop() {
+      await server.close();
+      await handle.close();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects:
+ * - unit: pure functions beside the code (server/**, src/**);
+ * - integration: the real HTTP/WebSocket server over a real database (tests/integration);
+ * - browser: Playwright driving Debian's Chromium against a built client (tests/browser).
+ * An unexpected console.error fails a test (tests/helpers/setup.ts).
+ */
+export default defineConfig({
+  test: {
+    setupFiles: ['tests/helpers/setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['server/**/*.test.ts', 'src/**/*.test.{ts,tsx}'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
