@@ -29,6 +29,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
+          globalSetup: ['tests/helpers/build-client.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

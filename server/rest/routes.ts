@@ -1,6 +1,25 @@
+import { authRoutes } from '../auth/rest.js';
+import { consultationRoutes } from '../consultation/rest.js';
+import { countriesRoutes } from '../countries/rest.js';
+import { dietPlanRoutes } from '../diet-plan/rest.js';
+import { feedRoutes } from '../feed/rest.js';
+import { ratingRoutes } from '../rating/rest.js';
+import { subscriptionRoutes } from '../subscription/rest.js';
+import { supportRoutes } from '../support/rest.js';
 import { visitRoutes } from '../visit/rest.js';
 import { weightRoutes } from '../weight/rest.js';
 import type { RestRoute } from './route.js';
 
 /** Every REST path of the spec (section 7), under /api. */
-export const restRoutes: RestRoute[] = [...visitRoutes, ...weightRoutes];
+export const restRoutes: RestRoute[] = [
+  ...authRoutes,
+  ...supportRoutes,
+  ...consultationRoutes,
+  ...countriesRoutes,
+  ...feedRoutes,
+  ...ratingRoutes,
+  ...dietPlanRoutes,
+  ...weightRoutes,
+  ...subscriptionRoutes,
+  ...visitRoutes,
+];

@@ -1,14 +1,29 @@
-import { router, createCallerFactory } from './init.js';
+import { authRouter } from '../auth/router.js';
+import { consultationRouter } from '../consultation/router.js';
+import { countriesRouter } from '../countries/router.js';
+import { dietPlanRouter } from '../diet-plan/router.js';
+import { feedRouter } from '../feed/router.js';
+import { ratingRouter } from '../rating/router.js';
+import { subscriptionRouter } from '../subscription/router.js';
+import { supportRouter } from '../support/router.js';
 import { visitRouter } from '../visit/router.js';
 import { weightRouter } from '../weight/router.js';
+import { createCallerFactory, router } from './init.js';
 
 /**
- * The whole API. Each domain adds one line here (and its REST routes in
- * server/rest/routes.ts).
+ * The whole API, one router per domain (REST adapters in server/rest/routes.ts).
  */
 export const appRouter = router({
-  visit: visitRouter,
+  auth: authRouter,
+  support: supportRouter,
+  consultation: consultationRouter,
+  countries: countriesRouter,
+  feed: feedRouter,
+  rating: ratingRouter,
+  dietPlan: dietPlanRouter,
   weight: weightRouter,
+  subscription: subscriptionRouter,
+  visit: visitRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -13,6 +13,9 @@ export function visitorHash(secret: string, day: string, ip: string, userAgent: 
 
 export async function recordVisit(db: Db, secret: string, meta: { ip: string; userAgent: string }, now = new Date()) {
   const day = todayUtc(now);
-  await db.insertInto('visits').values({ day, visitor_hash: visitorHash(secret, day, meta.ip, meta.userAgent) }).execute();
+  await db
+    .insertInto('visits')
+    .values({ day, visitor_hash: visitorHash(secret, day, meta.ip, meta.userAgent) })
+    .execute();
   return { day };
 }

@@ -23,11 +23,11 @@ export type TestServer = RunningServer & {
 let userCounter = 0;
 
 /** A real HTTP server on a free port over a fresh database. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { serveClient?: boolean } = {}): Promise<TestServer> {
   const handle = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', ...env });
   const deps = await createDeps(config, handle, randomBytes(32).toString('hex'));
-  const server = await listen(deps, { port: 0, host: '127.0.0.1', serveClient: false });
+  const server = await listen(deps, { port: 0, host: '127.0.0.1', serveClient: opts.serveClient ?? false });
   return {
     ...server,
     async user(opts = {}) {

@@ -1,0 +1,4 @@
+import { router } from '../trpc/init.js';
+
+// Placeholder until this domain's procedures land.
+export const consultationRouter = router({});

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { TestServer, TestUser } from './server.js';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, with the flags this machine's closed network needs. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const PHONE = { width: 375, height: 812 } as const;
+export const DESKTOP = { width: 1440, height: 900 } as const;
+
+export type PageOptions = {
+  viewport?: { width: number; height: number };
+  /** Signs the page in as this user by storing the session exactly as the login page does. */
+  as?: TestUser & { fullName?: string; height?: number | null; weight?: number | null };
+  reducedMotion?: boolean;
+};
+
+/**
+ * A fresh browser context on the test server. Fails the test on any page
+ * error or console error (unless the test takes them with `errors`).
+ */
+export async function openContext(browser: Browser, server: TestServer, opts: PageOptions = {}) {
+  const context: BrowserContext = await browser.newContext({
+    baseURL: server.url,
+    viewport: opts.viewport ?? DESKTOP,
+    reducedMotion: opts.reducedMotion ? 'reduce' : 'no-preference',
+  });
+  if (opts.as) {
+    const u = opts.as;
+    const info = { id: u.id, fullName: u.fullName ?? 'Test User', height: u.height ?? null, weight: u.weight ?? null };
+    await context.addInitScript(
+      ([token, refresh, infoJson]) => {
+        if (!sessionStorage.getItem('__seeded')) {
+          localStorage.setItem('user', token);
+          localStorage.setItem('refresh_user', refresh);
+          localStorage.setItem('info', infoJson);
+          sessionStorage.setItem('__seeded', '1');
+        }
+      },
+      [u.token, u.refreshToken, JSON.stringify(info)] as const,
+    );
+  }
+  const errors: string[] = [];
+  const watch = (page: Page) => {
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+    });
+  };
+  context.on('page', watch);
+  return { context, errors };
+}

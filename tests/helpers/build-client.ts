@@ -1,0 +1,20 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Vitest globalSetup for browser tests: builds the client when dist/ is missing or older than the sources. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+export default function setup() {
+  const index = path.resolve('dist/index.html');
+  const sources = Math.max(newestMtime(path.resolve('src')), newestMtime(path.resolve('server')), statSync('index.html').mtimeMs);
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+}
