@@ -1,0 +1,29 @@
+import { type ButtonHTMLAttributes, forwardRef } from 'react';
+
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
+type Size = 'sm' | 'md' | 'lg';
+
+const variants: Record<Variant, string> = {
+  primary: 'bg-brand-700 text-white hover:bg-brand-800 disabled:bg-brand-700/60',
+  secondary: 'border border-brand-700 text-brand-800 bg-white hover:bg-brand-50',
+  ghost: 'text-brand-800 hover:bg-brand-50',
+  danger: 'bg-red-700 text-white hover:bg-red-800',
+};
+const sizes: Record<Size, string> = {
+  sm: 'px-3 py-1.5 text-sm',
+  md: 'px-4 py-2 text-base',
+  lg: 'px-6 py-3 text-lg',
+};
+
+/** Class names for a button look, for links styled as buttons. */
+export const buttonClasses = (variant: Variant = 'primary', size: Size = 'md', extra = '') =>
+  `inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed ${variants[variant]} ${sizes[size]} ${extra}`;
+
+export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size };
+
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
+  { variant = 'primary', size = 'md', className = '', type = 'button', ...rest },
+  ref,
+) {
+  return <button ref={ref} type={type} className={buttonClasses(variant, size, className)} {...rest} />;
+});
