@@ -1,3 +1,4 @@
+import { adminRouter } from '../admin/router.js';
 import { authRouter } from '../auth/router.js';
 import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
@@ -24,6 +25,7 @@ export const appRouter = router({
   weight: weightRouter,
   subscription: subscriptionRouter,
   visit: visitRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

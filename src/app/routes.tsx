@@ -5,6 +5,7 @@ import { Spinner } from '../components/Spinner';
 // Each area is its own chunk: public pages never download the dashboard's code.
 const PublicArea = lazy(() => import('../features/public/PublicArea'));
 const DashboardArea = lazy(() => import('../features/dashboard/DashboardArea'));
+const AdminArea = lazy(() => import('../features/admin/AdminArea'));
 
 export function AppRoutes() {
   return (
@@ -15,6 +16,12 @@ export function AppRoutes() {
         </Route>
         <Route path="/dashboard/*" nest>
           <DashboardArea />
+        </Route>
+        <Route path="/admin" nest>
+          <AdminArea />
+        </Route>
+        <Route path="/admin/*" nest>
+          <AdminArea />
         </Route>
         <Route>
           <PublicArea />
