@@ -1,4 +1,10 @@
-import { router } from '../trpc/init.js';
+import { publicProcedure, router } from '../trpc/init.js';
+import { bookConsultationInput, bookedConsultation } from './schema.js';
+import * as service from './service.js';
 
-// Placeholder until this domain's procedures land.
-export const consultationRouter = router({});
+export const consultationRouter = router({
+  book: publicProcedure
+    .input(bookConsultationInput)
+    .output(bookedConsultation)
+    .mutation(({ ctx, input }) => service.bookConsultation(ctx.deps, input)),
+});

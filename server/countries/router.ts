@@ -1,4 +1,8 @@
-import { router } from '../trpc/init.js';
+import { z } from 'zod';
+import { publicProcedure, router } from '../trpc/init.js';
+import { country } from './schema.js';
+import * as service from './service.js';
 
-// Placeholder until this domain's procedures land.
-export const countriesRouter = router({});
+export const countriesRouter = router({
+  list: publicProcedure.output(z.array(country)).query(({ ctx }) => service.listCountries(ctx.deps.db)),
+});

@@ -1,4 +1,11 @@
-import { router } from '../trpc/init.js';
+import { z } from 'zod';
+import { clientProcedure, router } from '../trpc/init.js';
+import { listSubscriptionsInput, subscription } from './schema.js';
+import * as service from './service.js';
 
-// Placeholder until this domain's procedures land.
-export const subscriptionRouter = router({});
+export const subscriptionRouter = router({
+  active: clientProcedure
+    .input(listSubscriptionsInput)
+    .output(z.array(subscription))
+    .query(({ ctx, input }) => service.listSubscriptions(ctx.deps.db, ctx.user, input)),
+});

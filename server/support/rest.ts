@@ -1,3 +1,14 @@
-import { defineRoutes } from '../rest/route.js';
+import { defineRoutes, untrusted } from '../rest/route.js';
+import { supportRequestInput } from './schema.js';
 
-export const supportRoutes = defineRoutes([]);
+export const supportRoutes = defineRoutes([
+  {
+    method: 'post',
+    path: '/support/create-support-request',
+    summary: 'Send a message to the support team (name and email are required when not signed in)',
+    tag: 'Support',
+    auth: 'optional',
+    request: { body: supportRequestInput },
+    handle: async ({ caller, body }) => caller.support.create(untrusted(body)),
+  },
+]);

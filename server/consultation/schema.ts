@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { numberField, requiredText } from '../validation.js';
+
+/*
+ * The consultation modal's rules (spec 5), shared by the React form and the
+ * server. The spec's 'reqiured' typos are fixed to 'required'.
+ */
+
+export const GENDERS = [
+  { value: 1, label: 'Male' },
+  { value: 2, label: 'Female' },
+  { value: 3, label: 'Other' },
+] as const;
+export type Gender = (typeof GENDERS)[number]['value'];
+/** The form starts on Male (spec 9: default gender 1); the server still requires a value. */
+export const DEFAULT_GENDER: Gender = 1;
+export const genderLabel = (gender: number) => GENDERS.find((g) => g.value === gender)?.label;
+
+export const CONSULTATION_NAME_MAX = 100;
+export const CONSULTATION_EMAIL_MAX = 254;
+export const CONSULTATION_HEIGHT_MAX = 30;
+export const CONSULTATION_STATE_MAX = 100;
+/** Spec 9: age and weight have at most three digits. */
+export const AGE_MAX = 999;
+export const CONSULTATION_WEIGHT_MAX = 999;
+export const CONTACT_MIN_DIGITS = 10;
+export const CONTACT_MAX_DIGITS = 13;
+
+const CONTACT_DIGITS = /^\d{10,13}$/;
+const CONTACT_LENGTH = `Contact must be between ${CONTACT_MIN_DIGITS} and ${CONTACT_MAX_DIGITS} digits`;
+export const CHOOSE_A_COUNTRY = 'Choose a country from the list';
+
+export const ageField = numberField('Age is required', 'Age must be a number').pipe(
+  z.number().int('Age must be a whole number').positive('Age must be more than 0').max(AGE_MAX, 'Age cannot exceed 3 digits'),
+);
+
+export const genderField = numberField('Gender is required', 'Choose Male, Female or Other').pipe(
+  z.literal(
+    GENDERS.map((g) => g.value),
+    'Choose Male, Female or Other',
+  ),
+);
+
+export const consultationWeightField = numberField('Weight is required', 'Weight must be a number')
+  .pipe(z.number().positive('Weight must be more than 0').max(CONSULTATION_WEIGHT_MAX, 'Weight cannot exceed 3 digits'))
+  .transform((kg) => Math.round(kg * 100) / 100);
+
+/**
+ * Digits only, 10 to 13 of them. Spaces, dashes, brackets and a leading '+'
+ * that people type are dropped first, so '+91 98765-43210' is accepted as
+ * '919876543210'.
+ */
+export const contactField = z
+  .union([z.string(), z.number()], { error: 'Contact is required' })
+  .transform((v) =>
+    String(v)
+      .replace(/[\s\-().]/g, '')
+      .replace(/^\+/, ''),
+  )
+  .pipe(
+    z
+      .string()
+      .min(1, { error: 'Contact is required', abort: true })
+      .refine((digits) => CONTACT_DIGITS.test(digits), CONTACT_LENGTH),
+  );
+
+/** The id of a country from GET /api/countries (a select sends it as text). */
+export const countryField = numberField('Country is required', CHOOSE_A_COUNTRY).pipe(
+  z.number().int(CHOOSE_A_COUNTRY).positive(CHOOSE_A_COUNTRY),
+);
+
+const CONDITION_ANSWERS = new Map<unknown, boolean>([
+  [true, true],
+  [false, false],
+  ['1', true],
+  ['0', false],
+  [1, true],
+  [0, false],
+  ['true', true],
+  ['false', false],
+]);
+
+/** Yes/No radios send '1' and '0' (spec 3); JSON callers may send a boolean. */
+export const medicalConditionField = z.preprocess(
+  (v) => (v === '' ? undefined : CONDITION_ANSWERS.has(v) ? CONDITION_ANSWERS.get(v) : v),
+  z.boolean({ error: (iss) => (iss.input == null ? 'Condition is required' : 'Answer Yes or No') }),
+);
+
+export const consultationForm = z.object({
+  name: requiredText('Name is required', CONSULTATION_NAME_MAX),
+  email: requiredText('Email is required', CONSULTATION_EMAIL_MAX),
+  gender: genderField,
+  age: ageField,
+  height: requiredText('Height is required', CONSULTATION_HEIGHT_MAX),
+  weight: consultationWeightField,
+  state: requiredText('State is required', CONSULTATION_STATE_MAX),
+  contact: contactField,
+  country: countryField,
+  isMedicalCondition: medicalConditionField,
+});
+
+/** The call takes exactly the form. */
+export const bookConsultationInput = consultationForm;
+
+/** What react-hook-form holds (raw field values) and what it hands to submit (parsed). */
+export type ConsultationFormInput = z.input<typeof consultationForm>;
+export type ConsultationFormValues = z.output<typeof consultationForm>;
+export type BookConsultationInput = ConsultationFormValues;
+
+export const CONSULTATION_BOOKED = "Your consultation has been booked successfully! We'll get in touch with you soon.";
+
+export const bookedConsultation = z.object({
+  message: z.string(),
+  data: z.object({ id: z.number().int() }),
+});

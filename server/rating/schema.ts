@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { idField, numberField } from '../validation.js';
+
+/** Spec 9: half-star steps up to 5. Stored as whole half stars (1..10) so the steps stay exact. */
+export const RATING_MAX_STARS = 5;
+export const RATING_COMMENT_MAX = 1000;
+
+/** The hover labels of spec 9, for 0.5, 1, 1.5 … 5 stars. */
+export const RATING_LABELS = ['Useless', 'Useless+', 'Poor', 'Poor+', 'Ok', 'Ok+', 'Good', 'Good+', 'Excellent', 'Excellent+'] as const;
+export type RatingLabel = (typeof RATING_LABELS)[number];
+
+export const isHalfStarStep = (stars: number) => Number.isInteger(stars * 2) && stars >= 0.5 && stars <= RATING_MAX_STARS;
+
+/** The label shown for a star value; undefined for 0 (nothing chosen) or a value off the half-star grid. */
+export function ratingLabel(stars: number): RatingLabel | undefined {
+  return isHalfStarStep(stars) ? RATING_LABELS[stars * 2 - 1] : undefined;
+}
+
+export const toHalfStars = (stars: number) => Math.round(stars * 2);
+export const fromHalfStars = (halfStars: number) => halfStars / 2;
+
+const RATINGS_REQUIRED = 'Ratings are required';
+
+/** 0 is what an untouched star widget holds, so it reads as "not rated yet". */
+export const reviewStarField = numberField(RATINGS_REQUIRED, 'Ratings must be a number').pipe(
+  z
+    .number()
+    .refine((stars) => stars !== 0, { error: RATINGS_REQUIRED, abort: true })
+    .refine(isHalfStarStep, 'Ratings go from 0.5 to 5 stars in half-star steps'),
+);
+
+export const reviewCommentField = z
+  .string({ error: 'Your review must be text' })
+  .trim()
+  .max(RATING_COMMENT_MAX, `Your review must be at most ${RATING_COMMENT_MAX} characters`)
+  .nullish()
+  .transform((comment) => comment ?? '');
+
+/** The Write a Review form (the client fills reviewBy from the signed-in user). */
+export const ratingForm = z.object({ reviewStar: reviewStarField, reviewComment: reviewCommentField });
+
+export const addRatingInput = ratingForm.extend({ reviewBy: idField('reviewBy').optional() });
+export const checkIsRatedInput = z.object({ userId: idField('userId').optional() });
+
+export const rating = z.object({
+  id: z.number().int(),
+  reviewStar: z.number(),
+  reviewComment: z.string(),
+  reviewBy: z.number().int(),
+});
+export const addedRating = z.object({ message: z.string(), data: rating });
+export const ratedStatus = z.object({ rated: z.boolean() });
+
+export const RATING_ADDED = 'Rated successfully. Thank you for your feedback!';
+export const ALREADY_RATED = 'You have already rated us. Thank you!';
+
+export type RatingFormInput = z.input<typeof ratingForm>;
+export type RatingFormValues = z.output<typeof ratingForm>;
+export type AddRatingInput = z.infer<typeof addRatingInput>;
+export type Rating = z.infer<typeof rating>;

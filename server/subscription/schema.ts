@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { PLAN_IDS, PLAN_TYPES } from '../catalogue/plans.js';
+import { dateField, idField } from '../validation.js';
+
+/** A client holds a handful of subscriptions over the years; the list is still capped. */
+export const SUBSCRIPTION_LIST_LIMIT = 50;
+/** A sanity ceiling for a single payment, in rupees (the dearest plan is ₹21,999). */
+export const AMOUNT_RECEIVED_MAX = 1_000_000;
+
+const BOOLEAN_WORDS = new Map<unknown, boolean>([
+  ['true', true],
+  ['false', false],
+  ['1', true],
+  ['0', false],
+]);
+
+/** `?active=true` from a query string, or a boolean from tRPC. */
+export const activeFlag = z.preprocess(
+  (v) => (typeof v === 'string' ? (BOOLEAN_WORDS.get(v.trim().toLowerCase()) ?? v) : v),
+  z.boolean({ error: 'active must be true or false' }),
+);
+
+export const listSubscriptionsInput = z.object({
+  id: idField('id').optional(),
+  active: activeFlag.optional(),
+});
+
+export const planType = z.enum(PLAN_TYPES, { error: `Plan type must be one of ${PLAN_TYPES.join(', ')}` });
+
+export const subscription = z.object({
+  id: z.number().int(),
+  planId_fk: z.object({
+    planType,
+    /** List price in whole rupees. */
+    planMRP: z.number().int(),
+    planName: z.string(),
+    planId: z.string(),
+  }),
+  /** Whole rupees. */
+  amountReceived: z.number().int(),
+  startDate: z.string(),
+  endDate: z.string(),
+  isExpired: z.boolean(),
+});
+
+/** What the back office (and the demo seed) give to put a client on a plan. */
+export const assignSubscriptionInput = z.object({
+  clientId: idField('clientId'),
+  planType,
+  planId: z.enum(PLAN_IDS, { error: 'Choose a plan from the catalogue' }),
+  startDate: dateField('Start date is required'),
+  amountReceived: z
+    .number({ error: 'Amount received is required' })
+    .int('Amount received must be whole rupees')
+    .min(0, 'Amount received cannot be negative')
+    .max(AMOUNT_RECEIVED_MAX, `Amount received cannot exceed ₹${AMOUNT_RECEIVED_MAX.toLocaleString('en-IN')}`),
+});
+
+export type ListSubscriptionsInput = z.infer<typeof listSubscriptionsInput>;
+export type AssignSubscriptionInput = z.input<typeof assignSubscriptionInput>;
+export type Subscription = z.infer<typeof subscription>;

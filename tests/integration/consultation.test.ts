@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BRAND } from '../../server/brand.js';
+import { createContextInner } from '../../server/trpc/context.js';
+import { createCaller } from '../../server/trpc/root.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+
+const BOOKED = "Your consultation has been booked successfully! We'll get in touch with you soon.";
+const PATH = '/api/client/book-consultation';
+const INDIA = 356;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+const booking = {
+  name: 'Meena Pillai',
+  email: 'meena@example.test',
+  gender: 2,
+  age: 38,
+  height: '5\'3"',
+  weight: 74,
+  state: 'Kerala',
+  contact: '9876543210',
+  country: INDIA,
+  isMedicalCondition: true,
+};
+
+const book = (body: unknown) => server.request('POST', PATH, { body });
+
+describe('POST /api/client/book-consultation', () => {
+  it('books with 201, the spec’s message and the new id; no sign-in needed', async () => {
+    const res = await book(booking);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ status: 201, message: BOOKED, data: { id: expect.any(Number) } });
+
+    const saved = await server.deps.db.selectFrom('consultations').selectAll().where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    expect(saved).toMatchObject({
+      name: 'Meena Pillai',
+      email: 'meena@example.test',
+      gender: 2,
+      age: 38,
+      height: '5\'3"',
+      weight: 74,
+      state: 'Kerala',
+      contact: '9876543210',
+      country_id: INDIA,
+      is_medical_condition: true,
+      status: 'new',
+    });
+  });
+
+  it('mails the team with the country’s name', async () => {
+    const res = await book({ ...booking, name: 'Farah Khan' });
+    const mail = await server.deps.db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(mail.to_address).toBe(BRAND.supportEmail);
+    expect(mail.subject).toBe(`Consultation request #${res.body.data.id} from Farah Khan`);
+    expect(mail.body_text).toContain('Country: India');
+    expect(mail.body_text).toContain('Medical condition: Yes');
+    expect(mail.body_text).toContain('Gender: Female');
+  });
+
+  it('takes the form’s text values: radio "0" means no condition', async () => {
+    const res = await book({ ...booking, gender: '1', age: '29', weight: '58.5', country: String(INDIA), isMedicalCondition: '0' });
+    expect(res.status).toBe(201);
+    const saved = await server.deps.db
+      .selectFrom('consultations')
+      .select(['gender', 'age', 'weight', 'is_medical_condition'])
+      .where('id', '=', res.body.data.id)
+      .executeTakeFirstOrThrow();
+    expect(saved).toEqual({ gender: 1, age: 29, weight: 58.5, is_medical_condition: false });
+  });
+
+  it('lists every failing field, first one as the message', async () => {
+    const res = await book({});
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Name is required');
+    expect(res.body.data.fieldErrors).toEqual({
+      name: ['Name is required'],
+      email: ['Email is required'],
+      gender: ['Gender is required'],
+      age: ['Age is required'],
+      height: ['Height is required'],
+      weight: ['Weight is required'],
+      state: ['State is required'],
+      contact: ['Contact is required'],
+      country: ['Country is required'],
+      isMedicalCondition: ['Condition is required'],
+    });
+  });
+
+  it.each([
+    [{ name: '' }, 'Name is required', 'name'],
+    [{ email: ' ' }, 'Email is required', 'email'],
+    [{ age: undefined }, 'Age is required', 'age'],
+    [{ age: 1000 }, 'Age cannot exceed 3 digits', 'age'],
+    [{ age: '12.5' }, 'Age must be a whole number', 'age'],
+    [{ age: 0 }, 'Age must be more than 0', 'age'],
+    [{ gender: null }, 'Gender is required', 'gender'],
+    [{ gender: 7 }, 'Choose Male, Female or Other', 'gender'],
+    [{ height: '' }, 'Height is required', 'height'],
+    [{ weight: '' }, 'Weight is required', 'weight'],
+    [{ weight: 1000 }, 'Weight cannot exceed 3 digits', 'weight'],
+    [{ weight: 0 }, 'Weight must be more than 0', 'weight'],
+    [{ state: '' }, 'State is required', 'state'],
+    [{ contact: '' }, 'Contact is required', 'contact'],
+    [{ contact: '123456789' }, 'Contact must be between 10 and 13 digits', 'contact'],
+    [{ contact: '12345678901234' }, 'Contact must be between 10 and 13 digits', 'contact'],
+    [{ country: '' }, 'Country is required', 'country'],
+    [{ country: 'India' }, 'Choose a country from the list', 'country'],
+    [{ isMedicalCondition: undefined }, 'Condition is required', 'isMedicalCondition'],
+    [{ isMedicalCondition: 'perhaps' }, 'Answer Yes or No', 'isMedicalCondition'],
+    [{ height: 'x'.repeat(31) }, 'Height must be at most 30 characters', 'height'],
+  ])('refuses %j with 400 "%s"', async (patch, message, field) => {
+    const res = await book({ ...booking, ...patch });
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe(400);
+    expect(res.body.message).toBe(message);
+    expect(res.body.data.fieldErrors[field]).toEqual([message]);
+  });
+
+  it('refuses a country id that is not in the list', async () => {
+    const before = await server.deps.db
+      .selectFrom('consultations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const res = await book({ ...booking, country: 999 });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Choose a country from the list');
+    expect(res.body.data.fieldErrors).toEqual({ country: ['Choose a country from the list'] });
+    const after = await server.deps.db
+      .selectFrom('consultations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+});
+
+describe('consultation.book over tRPC', () => {
+  it('answers with the same message and id', async () => {
+    const caller = createCaller(createContextInner({ deps: server.deps }));
+    const booked = await caller.consultation.book({ ...booking, contact: '+91 91234 56789' });
+    expect(booked).toEqual({ message: BOOKED, data: { id: expect.any(Number) } });
+    const saved = await server.deps.db
+      .selectFrom('consultations')
+      .select('contact')
+      .where('id', '=', booked.data.id)
+      .executeTakeFirstOrThrow();
+    expect(saved.contact).toBe('919123456789');
+  });
+});
