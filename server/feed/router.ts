@@ -1,4 +1,53 @@
-import { router } from '../trpc/init.js';
+import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
+import { feedEventStream } from './events.js';
+import {
+  createPostInput,
+  feedEventsInput,
+  feedItem,
+  feedPage,
+  likersInput,
+  likersPage,
+  listFeedInput,
+  removedPost,
+  removePostInput,
+  toggleLikeInput,
+  toggleLikeResult,
+  updatePostInput,
+} from './schema.js';
+import * as service from './service.js';
 
-// Placeholder until this domain's procedures land.
-export const feedRouter = router({});
+export const feedRouter = router({
+  list: clientProcedure
+    .input(listFeedInput)
+    .output(feedPage)
+    .query(({ ctx, input }) => service.listFeed(ctx.deps.db, ctx.user, input)),
+  toggleLike: clientProcedure
+    .input(toggleLikeInput)
+    .output(toggleLikeResult)
+    .mutation(({ ctx, input }) => service.toggleLike(ctx.deps, ctx.user, input)),
+  likers: clientProcedure
+    .input(likersInput)
+    .output(likersPage)
+    .query(({ ctx, input }) => service.listLikers(ctx.deps.db, ctx.user, input)),
+  create: adminProcedure
+    .input(createPostInput)
+    .output(feedItem)
+    .mutation(({ ctx, input }) => service.createPost(ctx.deps, ctx.user, input)),
+  update: adminProcedure
+    .input(updatePostInput)
+    .output(feedItem)
+    .mutation(({ ctx, input }) => service.updatePost(ctx.deps, ctx.user, input)),
+  remove: adminProcedure
+    .input(removePostInput)
+    .output(removedPost)
+    .mutation(({ ctx, input }) => service.removePost(ctx.deps, ctx.user, input.id)),
+  /**
+   * Live feed over WebSocket: tracked events (see FeedEvent in schema.ts).
+   * Subscribe, then (re)fetch feed.list on the first 'ready' and on every
+   * 'resync'; tRPC resends the last event id on reconnect and the missed
+   * events are replayed.
+   */
+  events: clientProcedure.input(feedEventsInput).subscription(async function* ({ ctx, input, signal }) {
+    yield* feedEventStream(ctx.deps, ctx.user.id, input?.lastEventId, signal);
+  }),
+});

@@ -4,15 +4,33 @@ import type { FeedEventKind } from '../db/schema.js';
 
 export const FEED_CHANNEL = 'poshan_feed';
 
+/** Transaction-scoped advisory lock key ('poshan' in ASCII) that orders every feed write. */
+const FEED_WRITE_LOCK = 0x706f7368616e;
+/** Events kept for catch-up; older ones are pruned now and then by publish(). */
+export const FEED_EVENT_RETENTION_DAYS = 7;
+const PRUNE_EVERY_N_EVENTS = 100;
+/** A gap wider than this in the received ids is not replayed: subscribers are told to resync. */
+const GAP_REPLAY_MAX = 500;
+/** How often an instance checks the log for events its LISTEN connection may have missed. */
+const LOG_CHECK_MS = 15_000;
+/** Events younger than this are left to NOTIFY by the log check (their notification may be in flight). */
+const LOG_CHECK_GRACE_SECONDS = 5;
+
 /** What travels through NOTIFY: ids and small numbers only (the payload limit is 8000 bytes). */
 export type FeedNotification = {
   eventId: number;
   kind: FeedEventKind;
   postId: number;
   actorId: number | null;
+  /** Present for like.changed when published; absent when replayed from the log. */
   likeCount?: number;
   liked?: boolean;
 };
+
+/** Events up to and including `eventId` may have been missed: subscribers should refetch. */
+export type FeedResync = { kind: 'resync'; eventId: number };
+
+export type FeedBusMessage = FeedNotification | FeedResync;
 
 export interface FeedBus {
   /**
@@ -20,47 +38,194 @@ export interface FeedBus {
    * inside the transaction that made the change: NOTIFY fires only on commit.
    */
   publish(trx: Db, event: Omit<FeedNotification, 'eventId'>): Promise<number>;
-  /** Every committed event from any instance, in commit order per instance. */
-  subscribe(listener: (event: FeedNotification) => void): () => void;
+  /**
+   * Every committed event from any instance, in event-id order, each once.
+   * Gaps (a dropped LISTEN connection) are replayed from feed_events.
+   */
+  subscribe(listener: (message: FeedBusMessage) => void): () => void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function createFeedBus(handle: DbHandle, onError: (err: Error) => void = () => {}): FeedBus {
-  const listeners = new Set<(event: FeedNotification) => void>();
+/**
+ * Serialises feed writes across every instance until the transaction ends.
+ * Take it first in any transaction that changes posts or likes and publishes:
+ * counts read under it are exact at commit, and event ids are handed out in
+ * commit order, so "every event after id N" is a complete catch-up.
+ */
+export async function lockFeedWrites(trx: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${FEED_WRITE_LOCK}::int8)`.execute(trx);
+}
+
+export function latestFeedEventId(db: Db): Promise<number | null> {
+  return db
+    .selectFrom('feed_events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst()
+    .then((r) => (r?.id == null ? null : Number(r.id)));
+}
+
+function isNotification(value: unknown): value is FeedNotification {
+  const v = value as FeedNotification;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Number.isSafeInteger(v.eventId) &&
+    typeof v.kind === 'string' &&
+    Number.isSafeInteger(v.postId) &&
+    (v.actorId === null || Number.isSafeInteger(v.actorId))
+  );
+}
+
+export function createFeedBus(
+  handle: DbHandle,
+  onError: (err: Error) => void = () => {},
+  opts: { logCheckMs?: number; logCheckGraceSeconds?: number } = {},
+): FeedBus {
+  const logCheckMs = opts.logCheckMs ?? LOG_CHECK_MS;
+  const logCheckGraceSeconds = opts.logCheckGraceSeconds ?? LOG_CHECK_GRACE_SECONDS;
+  const db = handle.db;
+  const listeners = new Set<(message: FeedBusMessage) => void>();
   let unlisten: (() => Promise<void>) | null = null;
+  let logCheck: ReturnType<typeof setInterval> | null = null;
+  /** The highest event id delivered (or known to exist when the bus started). */
+  let lastSeen: number | null = null;
+  /** Notifications are handled one at a time, in arrival order (= commit order). */
+  let queue: Promise<void> = Promise.resolve();
+
+  const deliver = (message: FeedBusMessage) => {
+    for (const listener of listeners) {
+      try {
+        listener(message);
+      } catch (err) {
+        onError(err as Error);
+      }
+    }
+  };
+
+  /** Delivers the logged events after `after` and before `before` (exclusive). */
+  const replayGap = async (after: number, before: number) => {
+    let rows: { id: number; kind: FeedEventKind; post_id: number; actor_id: number | null }[];
+    try {
+      rows = await db
+        .selectFrom('feed_events')
+        .select(['id', 'kind', 'post_id', 'actor_id'])
+        .where('id', '>', after)
+        .where('id', '<', before)
+        .orderBy('id')
+        .limit(GAP_REPLAY_MAX + 1)
+        .execute();
+    } catch (err) {
+      onError(err as Error);
+      deliver({ kind: 'resync', eventId: before - 1 });
+      return;
+    }
+    if (rows.length > GAP_REPLAY_MAX) {
+      deliver({ kind: 'resync', eventId: before - 1 });
+      return;
+    }
+    for (const r of rows) deliver({ eventId: Number(r.id), kind: r.kind, postId: r.post_id, actorId: r.actor_id });
+  };
+
+  const receive = async (n: FeedNotification) => {
+    if (lastSeen !== null) {
+      if (n.eventId <= lastSeen) return; // already delivered (replayed from the log)
+      // Ids are handed out in commit order, so a hole is a missed notification
+      // (or a rolled-back write, which the log simply does not hold).
+      if (n.eventId > lastSeen + 1) await replayGap(lastSeen, n.eventId);
+    }
+    lastSeen = n.eventId;
+    deliver(n);
+  };
+
+  const enqueue = (work: () => Promise<void>) => {
+    queue = queue.then(work).catch((err) => onError(err as Error));
+    return queue;
+  };
+
+  /** Catches events whose notification never came (e.g. while the LISTEN connection was down). */
+  const checkLog = async () => {
+    if (lastSeen === null) return;
+    const row = await db
+      .selectFrom('feed_events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${logCheckGraceSeconds})`)
+      .executeTakeFirst();
+    const newest = row?.id == null ? null : Number(row.id);
+    if (newest !== null && newest > lastSeen) {
+      await replayGap(lastSeen, newest + 1);
+      lastSeen = newest;
+    }
+  };
+
   return {
     async publish(trx, event) {
+      await lockFeedWrites(trx);
       const row = await trx
         .insertInto('feed_events')
-        .values({ kind: event.kind, post_id: event.postId, actor_id: event.actorId })
+        .values({
+          kind: event.kind,
+          post_id: event.postId,
+          actor_id: event.actorId,
+          // The moment it was written (under the lock), not when the transaction began.
+          created_at: sql<Date>`clock_timestamp()`,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const payload: FeedNotification = { eventId: row.id, ...event };
+      const eventId = Number(row.id);
+      const payload: FeedNotification = { eventId, ...event };
       await sql`select pg_notify(${FEED_CHANNEL}, ${JSON.stringify(payload)})`.execute(trx);
-      return row.id;
+      if (eventId % PRUNE_EVERY_N_EVENTS === 0) {
+        await trx
+          .deleteFrom('feed_events')
+          .where('created_at', '<', sql<Date>`now() - make_interval(days => ${FEED_EVENT_RETENTION_DAYS})`)
+          .execute();
+      }
+      return eventId;
     },
     subscribe(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      return () => {
+        listeners.delete(listener);
+      };
     },
     async start() {
       if (unlisten) return;
-      unlisten = await handle.listen(FEED_CHANNEL, (raw) => {
-        let event: FeedNotification;
-        try {
-          event = JSON.parse(raw) as FeedNotification;
-        } catch (err) {
-          onError(err as Error);
-          return;
-        }
-        for (const l of listeners) l(event);
+      // Listen first, then read where the log stands: nothing can fall in between.
+      let ready!: () => void;
+      const started = new Promise<void>((r) => {
+        ready = r;
       });
+      void enqueue(() => started);
+      try {
+        unlisten = await handle.listen(FEED_CHANNEL, (raw) => {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(raw);
+          } catch (err) {
+            onError(err as Error);
+            return;
+          }
+          if (!isNotification(parsed)) {
+            onError(new Error(`unexpected feed notification: ${raw.slice(0, 200)}`));
+            return;
+          }
+          void enqueue(() => receive(parsed));
+        });
+        lastSeen = (await latestFeedEventId(db)) ?? 0;
+      } finally {
+        ready();
+      }
+      logCheck = setInterval(() => void enqueue(checkLog), logCheckMs);
+      logCheck.unref();
     },
     async stop() {
+      if (logCheck) clearInterval(logCheck);
+      logCheck = null;
       const u = unlisten;
       unlisten = null;
       if (u) await u();
+      await queue;
       listeners.clear();
     },
   };

@@ -6,7 +6,7 @@ import { createCaller } from '../trpc/root.js';
 import { clientIp } from '../http/client-ip.js';
 import type { RestRoute } from './route.js';
 
-export type Envelope = { status: number; message: string; data?: unknown };
+export type Envelope = { status: number; message: string; data?: unknown; [extra: string]: unknown };
 
 /** Mounts REST routes under the given Hono app (already based at /api). */
 export function mountRestRoutes(app: Hono, deps: AppDeps, routes: RestRoute[]) {
@@ -39,6 +39,9 @@ export function mountRestRoutes(app: Hono, deps: AppDeps, routes: RestRoute[]) {
         const status = result.status ?? route.successStatus ?? 200;
         const envelope: Envelope = { status, message: result.message };
         if (result.data !== undefined) envelope.data = result.data;
+        for (const [key, value] of Object.entries(result.extra ?? {})) {
+          if (!['status', 'message', 'data'].includes(key)) envelope[key] = value;
+        }
         return c.json(envelope, status);
       } catch (error) {
         const d = describeError(error, expose);

@@ -9,6 +9,8 @@ export type RestResult = {
   status?: 200 | 201;
   message: string;
   data?: unknown;
+  /** Extra top-level envelope fields beside `data`, e.g. the diet plan list's total `count`. Never replaces status, message or data. */
+  extra?: Record<string, unknown>;
 };
 
 export type RestInput = {
@@ -34,6 +36,8 @@ export type RestRoute = {
   request?: { body?: ZodType; query?: ZodType; params?: ZodType };
   /** Shape of `data` in the envelope. */
   response?: ZodType;
+  /** Shapes of the `extra` top-level envelope fields, if the route returns any (for OpenAPI). */
+  responseExtra?: Record<string, ZodType>;
   successStatus?: 200 | 201;
   /** Extra documented error statuses beyond the generic ones. */
   errors?: Record<number, string>;

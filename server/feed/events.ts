@@ -1,0 +1,216 @@
+import { type TrackedEnvelope, tracked } from '@trpc/server';
+import type { Db } from '../db/index.js';
+import type { Logger } from '../logger.js';
+import { type FeedBus, type FeedBusMessage, type FeedNotification, latestFeedEventId } from '../realtime/feed-bus.js';
+import * as repo from './repo.js';
+import type { FeedEvent, FeedItem } from './schema.js';
+import { type FeedDeps, toFeedItem } from './service.js';
+
+/** A reconnecting subscriber is replayed at most this many events, at most this old; beyond that it resyncs. */
+export const CATCH_UP_MAX_EVENTS = 500;
+export const CATCH_UP_MAX_AGE_MS = 24 * 3600_000;
+/** Events waiting for one slow subscriber before its backlog is dropped for a resync. */
+const INBOX_MAX = 1000;
+/** Posts fetched for live events, per instance, keyed by event id. */
+const POST_CACHE_SIZE = 256;
+
+type StreamDeps = FeedDeps & { logger: Logger };
+type Tracked = TrackedEnvelope<FeedEvent>;
+
+/**
+ * The post behind a live event, fetched once per event per instance however
+ * many subscribers need it. It is viewer-independent (likedByMe false); each
+ * subscriber works out its own likedByMe from it.
+ */
+const postCaches = new WeakMap<FeedBus, Map<number, Promise<FeedItem | null>>>();
+
+function postForEvent(deps: StreamDeps, eventId: number, postId: number): Promise<FeedItem | null> {
+  let cache = postCaches.get(deps.feedBus);
+  if (!cache) {
+    cache = new Map();
+    postCaches.set(deps.feedBus, cache);
+  }
+  const hit = cache.get(eventId);
+  if (hit) return hit;
+  const load = repo.postsByIds(deps.db, null, [postId]).then(([row]) => (row ? toFeedItem(row) : null));
+  cache.set(eventId, load);
+  load.catch(() => cache.delete(eventId));
+  for (const key of cache.keys()) {
+    if (cache.size <= POST_CACHE_SIZE) break;
+    cache.delete(key); // Maps keep insertion order: the oldest events go first
+  }
+  return load;
+}
+
+async function likedBy(db: Db, post: FeedItem, viewerId: number): Promise<boolean> {
+  if (post.likeCount === 0) return false;
+  // The listed ids are complete unless the post has more likes than are listed.
+  if (post.likes.length === post.likeCount) return post.likes.includes(viewerId);
+  return repo.hasLiked(db, post.id, viewerId);
+}
+
+/** A live event as this viewer may see it: ids, counts and the viewer's own like only. */
+async function viewLive(deps: StreamDeps, viewerId: number, n: FeedNotification): Promise<FeedEvent | null> {
+  switch (n.kind) {
+    case 'post.deleted':
+      return { kind: 'post.deleted', postId: n.postId };
+    case 'like.changed': {
+      const mine = n.actorId === viewerId;
+      if (n.likeCount !== undefined) {
+        return {
+          kind: 'like.changed',
+          postId: n.postId,
+          likeCount: n.likeCount,
+          ...(mine && n.liked !== undefined ? { likedByMe: n.liked } : {}),
+        };
+      }
+      // Replayed from the log (a missed notification): today's figures.
+      const post = await postForEvent(deps, n.eventId, n.postId);
+      if (!post) return null;
+      return {
+        kind: 'like.changed',
+        postId: n.postId,
+        likeCount: post.likeCount,
+        ...(mine ? { likedByMe: await likedBy(deps.db, post, viewerId) } : {}),
+      };
+    }
+    case 'post.created':
+    case 'post.updated': {
+      const post = await postForEvent(deps, n.eventId, n.postId);
+      if (!post) return null; // removed since: its post.deleted event follows
+      return { kind: n.kind, postId: n.postId, post: { ...post, likedByMe: await likedBy(deps.db, post, viewerId) } };
+    }
+  }
+}
+
+type CatchUp = { events: { id: number; event: FeedEvent }[]; position: number; resync: boolean };
+
+/**
+ * Everything after `lastEventId`, as this viewer sees it now. Event ids are
+ * handed out in commit order (see lockFeedWrites), so "id > lastEventId" is
+ * complete. Like changes are collapsed to the post's current count; events of
+ * posts removed since are left out (their post.deleted is replayed).
+ */
+export async function catchUpSince(db: Db, viewerId: number, lastEventId: string): Promise<CatchUp> {
+  const latest = (await latestFeedEventId(db)) ?? 0;
+  const resync = (): CatchUp => ({ events: [], position: latest, resync: true });
+  const since = /^\d{1,16}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN;
+  if (!Number.isSafeInteger(since) || since > latest) return resync(); // not an id of this database
+  // 0 is the position of an empty log; any other position must still be logged (pruned → too old).
+  if (since > 0 && !(await repo.eventById(db, since))) return resync();
+  const rows = await repo.eventsAfter(db, since, CATCH_UP_MAX_EVENTS + 1);
+  const first = rows[0];
+  if (!first) return { events: [], position: since, resync: false };
+  if (rows.length > CATCH_UP_MAX_EVENTS || first.created_at.getTime() < Date.now() - CATCH_UP_MAX_AGE_MS) return resync();
+
+  const postIds = [...new Set(rows.filter((r) => r.kind !== 'post.deleted').map((r) => r.post_id))];
+  const posts = new Map((await repo.postsByIds(db, viewerId, postIds)).map((r) => [r.id, toFeedItem(r)]));
+  const lastLikeEvent = new Map<number, number>();
+  for (const r of rows) if (r.kind === 'like.changed') lastLikeEvent.set(r.post_id, r.id);
+
+  const events: CatchUp['events'] = [];
+  for (const r of rows) {
+    if (r.kind === 'post.deleted') {
+      events.push({ id: r.id, event: { kind: 'post.deleted', postId: r.post_id } });
+      continue;
+    }
+    const post = posts.get(r.post_id);
+    if (!post) continue;
+    if (r.kind === 'like.changed') {
+      if (lastLikeEvent.get(r.post_id) !== r.id) continue;
+      events.push({ id: r.id, event: { kind: 'like.changed', postId: r.post_id, likeCount: post.likeCount, likedByMe: post.likedByMe } });
+    } else {
+      events.push({ id: r.id, event: { kind: r.kind, postId: r.post_id, post } });
+    }
+  }
+  return { events, position: rows.at(-1)!.id, resync: false };
+}
+
+/** Bus messages for one subscriber, waiting for it to take them. */
+class Inbox {
+  private items: FeedBusMessage[] = [];
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly signal: AbortSignal) {
+    signal.addEventListener('abort', () => this.wakeUp(), { once: true });
+  }
+
+  push(message: FeedBusMessage) {
+    if (this.items.length >= INBOX_MAX) {
+      // This subscriber is far behind (a stalled socket): drop its backlog and let it refetch.
+      this.items = [{ kind: 'resync', eventId: message.eventId }];
+    } else {
+      this.items.push(message);
+    }
+    this.wakeUp();
+  }
+
+  /** The next message, or null once the subscriber has gone. */
+  async take(): Promise<FeedBusMessage | null> {
+    while (this.items.length === 0) {
+      if (this.signal.aborted) return null;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+    return this.signal.aborted ? null : (this.items.shift() ?? null);
+  }
+
+  private wakeUp() {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+}
+
+/**
+ * feed.events for one viewer: subscribes to the bus first, then replays what
+ * the viewer missed since `lastEventId`, says 'ready', and streams live
+ * events until the subscriber leaves (the signal aborts).
+ */
+export async function* feedEventStream(
+  deps: StreamDeps,
+  viewerId: number,
+  lastEventId: string | null | undefined,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Tracked, void, unknown> {
+  const inbox = new Inbox(signal ?? new AbortController().signal);
+  const unsubscribe = deps.feedBus.subscribe((m) => inbox.push(m));
+  try {
+    /** Live events up to here were replayed already. */
+    let replayedUpTo = 0;
+    let position: number;
+    if (lastEventId == null || lastEventId === '') {
+      position = (await latestFeedEventId(deps.db)) ?? 0;
+    } else {
+      const caughtUp = await catchUpSince(deps.db, viewerId, lastEventId);
+      for (const e of caughtUp.events) yield tracked(String(e.id), e.event);
+      position = replayedUpTo = caughtUp.position;
+      if (caughtUp.resync) yield tracked(String(position), { kind: 'resync' });
+    }
+    yield tracked(String(position), { kind: 'ready' });
+
+    while (true) {
+      const message = await inbox.take();
+      if (!message) return;
+      if (message.kind === 'resync') {
+        replayedUpTo = Math.max(replayedUpTo, message.eventId);
+        yield tracked(String(Math.max(position, message.eventId)), { kind: 'resync' });
+        continue;
+      }
+      if (message.eventId <= replayedUpTo) continue;
+      let event: FeedEvent | null;
+      try {
+        event = await viewLive(deps, viewerId, message);
+      } catch (err) {
+        // The event happened but cannot be shown: better a refetch than a silent gap.
+        deps.logger.warn('feed event could not be prepared', { eventId: message.eventId, error: (err as Error).message });
+        event = { kind: 'resync' };
+      }
+      position = Math.max(position, message.eventId);
+      if (event) yield tracked(String(message.eventId), event);
+    }
+  } finally {
+    unsubscribe();
+  }
+}

@@ -1,0 +1,162 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { FeedEventKind } from '../db/schema.js';
+import { type FeedPosition, LIKES_LISTED_MAX } from './schema.js';
+
+export type PostRow = {
+  id: number;
+  description: string;
+  created_at: Date;
+  /** created_at in whole microseconds since 1970: exact, unlike a JS Date (milliseconds). */
+  position_micros: number;
+  like_count: number;
+  likes: number[];
+  liked_by_me: boolean;
+};
+
+/** A microsecond count as a timestamptz literal, exactly (no float rounding). */
+function microsToTimestamp(micros: number): string {
+  const seconds = Math.floor(micros / 1_000_000);
+  const fraction = String(micros - seconds * 1_000_000).padStart(6, '0');
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, `.${fraction}Z`);
+}
+
+/**
+ * Posts with their likes as one viewer sees them. Every like figure comes
+ * from the (post_id, user_id) primary key: a count, the first ids, and
+ * whether the viewer is among them.
+ */
+function postsFor(db: Db, viewerId: number | null) {
+  return db
+    .selectFrom('feed_posts as p')
+    .select([
+      'p.id',
+      'p.description',
+      'p.created_at',
+      sql<number>`(extract(epoch from p.created_at) * 1000000)::int8`.as('position_micros'),
+      sql<number>`(select count(*) from feed_likes l where l.post_id = p.id)`.as('like_count'),
+      sql<number[]>`array(select l.user_id from feed_likes l where l.post_id = p.id order by l.user_id limit ${LIKES_LISTED_MAX})`.as(
+        'likes',
+      ),
+      viewerId === null
+        ? sql<boolean>`false`.as('liked_by_me')
+        : sql<boolean>`exists(select 1 from feed_likes l where l.post_id = p.id and l.user_id = ${viewerId})`.as('liked_by_me'),
+    ]);
+}
+
+const normalise = (r: PostRow): PostRow => ({
+  ...r,
+  position_micros: Number(r.position_micros),
+  like_count: Number(r.like_count),
+  likes: r.likes.map(Number),
+});
+
+/** Newest first, keyset on (created_at, id); one row more than asked tells whether a next page exists. */
+export async function listPosts(db: Db, viewerId: number, before: FeedPosition | null, limit: number): Promise<PostRow[]> {
+  let q = postsFor(db, viewerId);
+  if (before) q = q.where(sql<boolean>`(p.created_at, p.id) < (${microsToTimestamp(before.micros)}::timestamptz, ${before.id}::int4)`);
+  const rows = await q
+    .orderBy('p.created_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return rows.map(normalise);
+}
+
+export async function postsByIds(db: Db, viewerId: number | null, ids: readonly number[]): Promise<PostRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await postsFor(db, viewerId)
+    .where('p.id', 'in', [...ids])
+    .execute();
+  return rows.map(normalise);
+}
+
+export async function postExists(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('feed_posts').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+export function insertPost(db: Db, authorId: number, description: string) {
+  return db.insertInto('feed_posts').values({ author_id: authorId, description }).returning('id').executeTakeFirstOrThrow();
+}
+
+export function updatePost(db: Db, id: number, description: string) {
+  return db
+    .updateTable('feed_posts')
+    .set({ description, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export function deletePost(db: Db, id: number) {
+  return db.deleteFrom('feed_posts').where('id', '=', id).returning('id').executeTakeFirst();
+}
+
+/** True when a like was there and is now gone. */
+export async function deleteLike(db: Db, postId: number, userId: number): Promise<boolean> {
+  const r = await db.deleteFrom('feed_likes').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export async function insertLike(db: Db, postId: number, userId: number): Promise<void> {
+  await db
+    .insertInto('feed_likes')
+    .values({ post_id: postId, user_id: userId })
+    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
+    .execute();
+}
+
+export async function countLikes(db: Db, postId: number): Promise<number> {
+  const r = await db
+    .selectFrom('feed_likes')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('post_id', '=', postId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function hasLiked(db: Db, postId: number, userId: number): Promise<boolean> {
+  const r = await db
+    .selectFrom('feed_likes')
+    .select('user_id')
+    .where('post_id', '=', postId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Boolean(r);
+}
+
+/** Likers in user-id order (the primary key's order), one more than asked. */
+export function listLikers(db: Db, postId: number, afterUserId: number | null, limit: number) {
+  let q = db
+    .selectFrom('feed_likes as l')
+    .innerJoin('users as u', 'u.id', 'l.user_id')
+    .select(['u.id', 'u.first_name', 'u.last_name'])
+    .where('l.post_id', '=', postId);
+  if (afterUserId !== null) q = q.where('l.user_id', '>', afterUserId);
+  return q
+    .orderBy('l.user_id')
+    .limit(limit + 1)
+    .execute();
+}
+
+export type LoggedEvent = { id: number; kind: FeedEventKind; post_id: number; actor_id: number | null; created_at: Date };
+
+export async function eventById(db: Db, id: number): Promise<LoggedEvent | undefined> {
+  const r = await db
+    .selectFrom('feed_events')
+    .select(['id', 'kind', 'post_id', 'actor_id', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return r && { ...r, id: Number(r.id) };
+}
+
+export async function eventsAfter(db: Db, afterId: number, limit: number): Promise<LoggedEvent[]> {
+  const rows = await db
+    .selectFrom('feed_events')
+    .select(['id', 'kind', 'post_id', 'actor_id', 'created_at'])
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}

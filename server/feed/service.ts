@@ -1,0 +1,119 @@
+import type { Kysely } from 'kysely';
+import { ROLE } from '../auth/roles.js';
+import type { SessionUser } from '../auth/session.js';
+import { BRAND } from '../brand.js';
+import type { Db } from '../db/index.js';
+import type { Database } from '../db/schema.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { type FeedBus, lockFeedWrites } from '../realtime/feed-bus.js';
+import * as repo from './repo.js';
+import {
+  type CreatePostInput,
+  decodeFeedCursor,
+  encodeFeedCursor,
+  type FeedItem,
+  type LikersInput,
+  type ListFeedInput,
+  type ToggleLikeInput,
+  type UpdatePostInput,
+} from './schema.js';
+
+export type FeedDeps = { db: Kysely<Database>; feedBus: FeedBus };
+
+const POST_NOT_FOUND = 'That post does not exist. It may have been removed.';
+const BAD_CURSOR = 'cursor is not valid: pass the nextCursor of the previous page';
+
+export function toFeedItem(row: repo.PostRow): FeedItem {
+  return {
+    id: row.id,
+    desc: row.description,
+    createdAt: row.created_at.toISOString(),
+    likes: row.likes,
+    likeCount: row.like_count,
+    likedByMe: row.liked_by_me,
+    // Every post is the service's: readers see the team's name, never an account's.
+    author: { name: BRAND.adminDisplayName },
+  };
+}
+
+export async function listFeed(db: Db, viewer: SessionUser, input: ListFeedInput) {
+  const before = input.cursor ? decodeFeedCursor(input.cursor) : null;
+  if (input.cursor && !before) throw badRequest(BAD_CURSOR, { cursor: [BAD_CURSOR] });
+  const rows = await repo.listPosts(db, viewer.id, before, input.limit);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toFeedItem),
+    nextCursor: rows.length > input.limit && last ? encodeFeedCursor({ micros: last.position_micros, id: last.id }) : null,
+  };
+}
+
+/**
+ * Likes a post, or takes the like back. Likes are rows keyed (post, user),
+ * so repeating a toggle can never double-count, and the count is always
+ * computed. Feed writes are serialised (lockFeedWrites), so the count sent
+ * with the event is exact when it commits and later events never carry an
+ * older count.
+ */
+export async function toggleLike(deps: FeedDeps, actor: SessionUser, input: ToggleLikeInput) {
+  // Spec 6: clients like the dietitians' posts; a like is personal, so nobody likes on someone else's behalf.
+  if (actor.role === ROLE.admin) throw forbidden('Only clients can like posts.');
+  if (input.id !== actor.id) throw forbidden('You can only access your own data.');
+  return deps.db.transaction().execute(async (trx) => {
+    await lockFeedWrites(trx);
+    if (!(await repo.postExists(trx, input.feedId))) throw notFound(POST_NOT_FOUND);
+    const unliked = await repo.deleteLike(trx, input.feedId, actor.id);
+    if (!unliked) await repo.insertLike(trx, input.feedId, actor.id);
+    const liked = !unliked;
+    const likeCount = await repo.countLikes(trx, input.feedId);
+    await deps.feedBus.publish(trx, { kind: 'like.changed', postId: input.feedId, actorId: actor.id, likeCount, liked });
+    return { feedId: input.feedId, liked, likeCount };
+  });
+}
+
+export async function listLikers(db: Db, _viewer: SessionUser, input: LikersInput) {
+  if (!(await repo.postExists(db, input.postId))) throw notFound(POST_NOT_FOUND);
+  const after = input.cursor ? Number(input.cursor) : null;
+  const rows = await repo.listLikers(db, input.postId, after, input.limit);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((u) => ({ id: u.id, profile: { fName: u.first_name, lName: u.last_name } })),
+    nextCursor: rows.length > input.limit && last ? String(last.id) : null,
+  };
+}
+
+async function itemFor(db: Db, viewerId: number, postId: number): Promise<FeedItem> {
+  const [row] = await repo.postsByIds(db, viewerId, [postId]);
+  if (!row) throw notFound(POST_NOT_FOUND);
+  return toFeedItem(row);
+}
+
+export async function createPost(deps: FeedDeps, admin: SessionUser, input: CreatePostInput) {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockFeedWrites(trx);
+    const { id } = await repo.insertPost(trx, admin.id, input.desc);
+    await deps.feedBus.publish(trx, { kind: 'post.created', postId: id, actorId: admin.id });
+    return itemFor(trx, admin.id, id);
+  });
+}
+
+export async function updatePost(deps: FeedDeps, admin: SessionUser, input: UpdatePostInput) {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockFeedWrites(trx);
+    const updated = await repo.updatePost(trx, input.id, input.desc);
+    if (!updated) throw notFound(POST_NOT_FOUND);
+    await deps.feedBus.publish(trx, { kind: 'post.updated', postId: input.id, actorId: admin.id });
+    return itemFor(trx, admin.id, input.id);
+  });
+}
+
+export async function removePost(deps: FeedDeps, admin: SessionUser, postId: number) {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockFeedWrites(trx);
+    const removed = await repo.deletePost(trx, postId);
+    if (!removed) throw notFound(POST_NOT_FOUND);
+    await deps.feedBus.publish(trx, { kind: 'post.deleted', postId, actorId: admin.id });
+    return { id: removed.id };
+  });
+}
