@@ -6,9 +6,12 @@ import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppDeps } from './deps.js';
+import { dietPlanPdfRoutes } from './diet-plan/http.js';
 import { clientIp } from './http/client-ip.js';
 import { securityHeaders } from './http/security-headers.js';
+import { internalRoutes } from './internal/routes.js';
 import { mountRestRoutes } from './rest/mount.js';
+import { openApiDocument } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
 import { bearerToken, createContextFromToken } from './trpc/context.js';
 import { appRouter } from './trpc/root.js';
@@ -16,7 +19,7 @@ import { appRouter } from './trpc/root.js';
 export const clientDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 
 /** The HTTP side of the app: health, tRPC, REST and the built client on one Hono app. */
-export function createApp(deps: AppDeps, opts: { serveClient?: boolean } = {}) {
+export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internalToken?: string } = {}) {
   const app = new Hono();
   app.use('*', securityHeaders());
 
@@ -50,9 +53,14 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean } = {}) {
   );
 
   const api = new Hono();
+  api.get('/openapi.json', (c) => c.json(openApiDocument(restRoutes, { publicUrl: deps.config.publicUrl })));
   mountRestRoutes(api, deps, restRoutes);
   api.all('*', (c) => c.json({ status: 404, message: `There is no API path ${c.req.method} ${c.req.path}.` }, 404));
+  app.route('/api/diet-plan', dietPlanPdfRoutes(deps)); // binary signed-link downloads, ahead of the JSON API's catch-all
   app.route('/api', api);
+
+  // Local commands reach the server that holds the embedded database (loopback + secret).
+  if (opts.internalToken) app.route('/internal', internalRoutes(deps, opts.internalToken));
 
   if (opts.serveClient !== false && existsSync(path.join(clientDistDir, 'index.html'))) {
     const root = path.relative(process.cwd(), clientDistDir) || '.';

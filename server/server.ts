@@ -13,6 +13,7 @@ import { createFeedBus } from './realtime/feed-bus.js';
 import { attachTrpcWebSocket } from './realtime/ws.js';
 import { resolveAppSecret } from './secret.js';
 import { syncCountries } from './countries/sync.js';
+import { seedDemo } from './seed/demo.js';
 
 export async function openDatabase(config: Config): Promise<DbHandle> {
   return config.databaseUrl ? connectPostgres(config.databaseUrl) : connectPglite(config.dataDir);
@@ -23,6 +24,7 @@ export async function createDeps(config: Config, dbHandle: DbHandle, secret = re
   const logger = createLogger(config.logLevel);
   await migrateToLatest(dbHandle.db);
   await syncCountries(dbHandle.db);
+  if (config.seedDemo) await seedDemo({ db: dbHandle.db, logger });
   const feedBus = createFeedBus(dbHandle, (err) => logger.warn('bad feed notification', { error: err.message }));
   await feedBus.start();
   return {
@@ -39,8 +41,11 @@ export async function createDeps(config: Config, dbHandle: DbHandle, secret = re
 export type RunningServer = { url: string; port: number; deps: AppDeps; httpServer: Server; close(): Promise<void> };
 
 /** Serves HTTP (health, REST, tRPC, client) and tRPC WebSocket on one port. */
-export async function listen(deps: AppDeps, opts: { port?: number; host?: string; serveClient?: boolean } = {}): Promise<RunningServer> {
-  const app = createApp(deps, { serveClient: opts.serveClient });
+export async function listen(
+  deps: AppDeps,
+  opts: { port?: number; host?: string; serveClient?: boolean; internalToken?: string } = {},
+): Promise<RunningServer> {
+  const app = createApp(deps, { serveClient: opts.serveClient, internalToken: opts.internalToken });
   const host = opts.host ?? deps.config.host;
   const httpServer = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? deps.config.port, hostname: host }, () => resolve(s as Server));

@@ -1,4 +1,13 @@
-import { router } from '../trpc/init.js';
+import { clientProcedure, router } from '../trpc/init.js';
+import { dietPlanList, listDietPlansInput } from './schema.js';
+import * as service from './service.js';
 
-// Placeholder until this domain's procedures land.
-export const dietPlanRouter = router({});
+export const dietPlanRouter = router({
+  /** A client's plans, newest first, paged (zero-based); `count` in the answer is the total. */
+  list: clientProcedure
+    .input(listDietPlansInput)
+    .output(dietPlanList)
+    .query(({ ctx, input }) =>
+      service.listDietPlans(ctx.deps.db, ctx.user, input, { secret: ctx.deps.secret, baseUrl: ctx.deps.config.publicUrl }),
+    ),
+});

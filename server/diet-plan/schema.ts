@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { dateField, idField, requiredText } from '../validation.js';
+
+/** Page sizes of the My Diet Plans table (spec 9 lists 10, 25, 50, 100; 10 is the default). */
+export const DIET_PLAN_PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_DIET_PLAN_PAGE_SIZE = 10;
+/** Far beyond any real history; keeps OFFSET arithmetic sane for absurd input. */
+const MAX_PAGE = 100_000;
+
+/** The largest PDF a plan may carry (the database checks it too). */
+export const DIET_PLAN_PDF_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Query strings send text: '' and missing mean "use the default". */
+const fromQuery = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.trim())) : v);
+
+const pageField = z.preprocess(
+  fromQuery,
+  z
+    .number({ error: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(0, 'page must be 0 or more (pages start at 0)')
+    .max(MAX_PAGE, `page must be at most ${MAX_PAGE}`)
+    .default(0),
+);
+
+const pageSizeMessage = `count must be one of ${DIET_PLAN_PAGE_SIZES.join(', ')}`;
+const countField = z.preprocess(
+  fromQuery,
+  z.literal(DIET_PLAN_PAGE_SIZES, { error: pageSizeMessage }).default(DEFAULT_DIET_PLAN_PAGE_SIZE),
+);
+
+/** dietPlan.list and GET /api/diet-plan/get-diet-plan: `user` is the client (admins must name one). */
+export const listDietPlansInput = z.object({
+  user: idField('user').optional(),
+  page: pageField,
+  count: countField,
+});
+export type ListDietPlansInput = z.infer<typeof listDietPlansInput>;
+
+export const dietPlanRow = z.object({
+  id: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  /** A short-lived signed link that opens the PDF without a bearer header. */
+  pdfURL: z.string(),
+});
+export type DietPlanRow = z.infer<typeof dietPlanRow>;
+
+export const dietPlanList = z.object({
+  data: z.array(dietPlanRow),
+  /** Total number of the client's plans (for the pager), not the page length. */
+  count: z.number().int(),
+});
+export type DietPlanList = z.infer<typeof dietPlanList>;
+
+export const pdfLinkParams = z.object({ id: idField('id') });
+
+/* ------------------------------------------------------------------------ */
+/* A composed plan: days × meals, rendered server-side into a branded PDF.   */
+/* The dietitian console (issue 5) builds its form from these schemas.       */
+/* ------------------------------------------------------------------------ */
+
+/** Household measures an Indian kitchen uses, with the word printed on the plan. */
+export const HOUSEHOLD_UNITS = {
+  katori: { one: 'katori', many: 'katoris' },
+  roti: { one: 'roti', many: 'rotis' },
+  glass: { one: 'glass', many: 'glasses' },
+  cup: { one: 'cup', many: 'cups' },
+  bowl: { one: 'bowl', many: 'bowls' },
+  plate: { one: 'plate', many: 'plates' },
+  piece: { one: 'piece', many: 'pieces' },
+  slice: { one: 'slice', many: 'slices' },
+  handful: { one: 'handful', many: 'handfuls' },
+  ladle: { one: 'ladle', many: 'ladles' },
+  tbsp: { one: 'tbsp', many: 'tbsp' },
+  tsp: { one: 'tsp', many: 'tsp' },
+} as const;
+export type HouseholdUnit = keyof typeof HOUSEHOLD_UNITS;
+const unitNames = Object.keys(HOUSEHOLD_UNITS) as [HouseholdUnit, ...HouseholdUnit[]];
+
+export const portionSchema = z
+  .object({
+    quantity: z
+      .number({ error: 'Quantity is required' })
+      .min(0.25, 'Quantity must be between ¼ and 50')
+      .max(50, 'Quantity must be between ¼ and 50')
+      .refine((q) => Number.isInteger(q * 4), 'Quantity must be a whole number, or a quarter, half or three quarters'),
+    unit: z.enum(unitNames, { error: `Unit must be one of ${unitNames.join(', ')}` }),
+    /** Weight of the portion in grams (cooked weight for cooked food). */
+    grams: z.number().int('Grams must be a whole number').min(1, 'Grams must be between 1 and 5000').max(5000).optional(),
+    /** Volume for drinks, in millilitres. */
+    ml: z.number().int('Millilitres must be a whole number').min(1, 'Millilitres must be between 1 and 5000').max(5000).optional(),
+  })
+  .refine((p) => p.grams !== undefined || p.ml !== undefined, {
+    message: 'Give the portion in grams (or millilitres for drinks)',
+    path: ['grams'],
+  });
+export type Portion = z.infer<typeof portionSchema>;
+
+export const mealItemSchema = z.object({
+  food: requiredText('Food is required', 200),
+  portion: portionSchema,
+});
+
+export const mealSchema = z.object({
+  /** 24-hour 'HH:MM'. */
+  time: z.string({ error: 'Time is required' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be HH:MM, e.g. 08:30'),
+  /** The meal's name, e.g. 'Breakfast'. */
+  name: requiredText('Meal name is required', 60),
+  items: z.array(mealItemSchema).min(1, 'Add at least one food to each meal').max(12, 'A meal can list at most 12 foods'),
+  notes: z.string().trim().max(500, 'Notes must be at most 500 characters').optional(),
+});
+export type Meal = z.infer<typeof mealSchema>;
+
+export const planDaySchema = z.object({
+  /** e.g. 'Monday', 'Day 1' or 'Mon, Wed, Fri'. */
+  label: requiredText('Day label is required', 60),
+  meals: z.array(mealSchema).min(1, 'Add at least one meal to each day').max(12, 'A day can have at most 12 meals'),
+});
+export type PlanDay = z.infer<typeof planDaySchema>;
+
+export const composedDietPlanSchema = z
+  .object({
+    title: requiredText('Title is required', 120),
+    from: dateField('From date is required'),
+    to: dateField('To date is required'),
+    days: z.array(planDaySchema).min(1, 'Add at least one day').max(31, 'A plan can have at most 31 days'),
+    /** General guidance printed after the table (water, activity, swaps, budget...). */
+    guidelines: z.array(z.string().trim().min(1).max(300, 'Each guideline must be at most 300 characters')).max(20).default([]),
+  })
+  .refine((p) => p.from <= p.to, { message: 'The end date cannot be before the start date', path: ['to'] });
+export type ComposedDietPlan = z.infer<typeof composedDietPlanSchema>;
+export type ComposedDietPlanInput = z.input<typeof composedDietPlanSchema>;
+
+/** What createDietPlan checks besides the PDF bytes (the console's upload form shares it). */
+export const newDietPlanFields = z
+  .object({
+    clientId: idField('clientId'),
+    title: requiredText('Title is required', 120),
+    from: dateField('From date is required'),
+    to: dateField('To date is required'),
+  })
+  .refine((p) => p.from <= p.to, { message: 'The end date cannot be before the start date', path: ['to'] });

@@ -1,0 +1,76 @@
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+
+/**
+ * Shared plumbing for every PDF the server renders: A4 pages, Noto Sans (the
+ * built-in PDF fonts print ₹ as garbage and have no Devanagari), and bytes
+ * collected into one Uint8Array.
+ */
+export type PdfDoc = PDFKit.PDFDocument;
+
+const require = createRequire(import.meta.url);
+/** Font files by weight; pdfkit caches a font per document by this path. */
+export const FONTS = {
+  regular: require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
+  semibold: require.resolve('@expo-google-fonts/noto-sans/600SemiBold/NotoSans_600SemiBold.ttf'),
+} as const;
+export type FontWeight = keyof typeof FONTS;
+
+export const A4 = { width: 595.28, height: 841.89 } as const;
+
+export type PdfMeta = { title: string; author: string; subject?: string; keywords?: string };
+
+/**
+ * Runs `draw` on a fresh A4 document (pages buffered, so `draw` may go back
+ * and stamp headers and footers) and resolves with the finished file.
+ */
+export function renderPdf(
+  meta: PdfMeta,
+  margins: { top: number; bottom: number; left: number; right: number },
+  draw: (doc: PdfDoc) => void,
+) {
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: 'A4',
+      margins,
+      bufferPages: true,
+      font: FONTS.regular,
+      // pdfkit chokes on undefined entries here: only the ones given.
+      info: Object.fromEntries(
+        Object.entries({
+          Title: meta.title,
+          Author: meta.author,
+          Subject: meta.subject,
+          Keywords: meta.keywords,
+          Creator: meta.author,
+        }).filter(([, value]) => value !== undefined),
+      ),
+      lang: 'en-IN',
+      displayTitle: true,
+    });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on('error', reject);
+    try {
+      draw(doc);
+      doc.end();
+    } catch (err) {
+      reject(err);
+    }
+  });
+}
+
+/**
+ * Writes text in the page's bottom margin (footers) without pdfkit starting a
+ * new page because the text lies below the margin.
+ */
+export function inBottomMargin(doc: PdfDoc, fn: () => void) {
+  const bottom = doc.page.margins.bottom;
+  doc.page.margins.bottom = 0;
+  try {
+    fn();
+  } finally {
+    doc.page.margins.bottom = bottom;
+  }
+}

@@ -1,0 +1,186 @@
+import { type Kysely, sql } from 'kysely';
+import { ROLE } from '../auth/roles.js';
+import { findPlan } from '../catalogue/plans.js';
+import type { Database } from '../db/schema.js';
+import { createDietPlan } from '../diet-plan/service.js';
+import type { Logger } from '../logger.js';
+import { renderDietPlanPdf } from '../pdf/diet-plan.js';
+import { assignSubscription } from '../subscription/service.js';
+import { createUser } from '../users/service.js';
+import { todayUtc } from '../validation.js';
+import { DEMO_FEED_POSTS } from './demo-feed.js';
+import { addDays, ashaDietPlans, rohanDietPlan } from './demo-plans.js';
+
+/**
+ * Demo content for an empty database, so a fresh `npm start` shows a working
+ * service: a dietitian, two clients with weight histories, diet plans with
+ * real PDFs, a subscription, a feed with likes and a review. It never touches
+ * a database that has any user, so it is safe to run on every start.
+ */
+
+export type DemoAccount = { role: 'admin' | 'client'; email: string; password: string; name: string };
+
+/** Fixed demo logins (printed by `npm start` in demo mode). Demo data only: never seeded unless SEED_DEMO is on. */
+export const DEMO_ACCOUNTS = [
+  { role: 'admin', email: 'dietitian@poshan.demo', password: 'poshan-dietitian', name: 'Meera Iyer' },
+  { role: 'client', email: 'asha@poshan.demo', password: 'poshan-asha', name: 'Asha Verma' },
+  { role: 'client', email: 'rohan@poshan.demo', password: 'poshan-rohan', name: 'Rohan Mehta' },
+] as const satisfies readonly DemoAccount[];
+
+const [ADMIN, ASHA, ROHAN] = DEMO_ACCOUNTS;
+const DIETITIAN_ON_PLANS = 'Dr. Meera Iyer';
+
+/** Weekly weigh-ins over 16 weeks, oldest first: Asha losing, Rohan gaining. */
+const ASHA_WEIGHTS = [78.4, 77.9, 77.6, 77.0, 76.8, 76.1, 75.9, 75.2, 74.9, 74.6, 74.0, 73.8, 73.1, 72.9, 72.4, 72.0, 71.6];
+const ROHAN_WEIGHTS = [61.2, 61.5, 61.4, 61.9, 62.3, 62.2, 62.6, 63.0, 63.1, 63.5, 63.4, 63.9, 64.2, 64.1, 64.6, 64.9, 65.1];
+
+/** Which demo posts (by index in DEMO_FEED_POSTS) each client likes. */
+const LIKED_BY = {
+  asha: [0, 1, 2, 4, 6, 7, 9, 10],
+  rohan: [0, 2, 3, 5, 7, 10, 11],
+};
+
+export type SeedResult =
+  | { seeded: false; reason: string }
+  | { seeded: true; adminId: number; clientIds: { asha: number; rohan: number }; dietPlanIds: number[] };
+
+const hasAnyUser = async (db: Kysely<Database>) => Boolean(await db.selectFrom('users').select('id').limit(1).executeTakeFirst());
+
+const split = (name: string) => {
+  const [firstName = name, ...rest] = name.split(' ');
+  return { firstName, lastName: rest.join(' ') };
+};
+
+export async function seedDemo(
+  deps: { db: Kysely<Database>; logger?: Logger },
+  opts: { today?: string; now?: Date } = {},
+): Promise<SeedResult> {
+  const { db, logger } = deps;
+  if (await hasAnyUser(db)) return { seeded: false, reason: 'the database already has users' };
+
+  const now = opts.now ?? new Date();
+  const today = opts.today ?? todayUtc(now);
+  // Rendering takes a moment; do it before the transaction holds its lock.
+  const ashaPlans = ashaDietPlans(today);
+  const rohanPlan = rohanDietPlan(today);
+  const render = (plan: (typeof ashaPlans)[number], clientName: string, issuedOn: string) =>
+    renderDietPlanPdf({ ...plan, clientName, dietitianName: DIETITIAN_ON_PLANS, issuedOn });
+  const pdfs = {
+    asha: await Promise.all(ashaPlans.map((p) => render(p, ASHA.name, addDays(p.from, -2)))),
+    rohan: await render(rohanPlan, ROHAN.name, addDays(rohanPlan.from, -1)),
+  };
+
+  const result = await db.transaction().execute(async (trx): Promise<SeedResult> => {
+    // Two instances starting together on one empty database: one seeds, the other finds users.
+    await sql`select pg_advisory_xact_lock(hashtext('poshan.seed-demo'))`.execute(trx);
+    if (await hasAnyUser(trx)) return { seeded: false, reason: 'the database already has users' };
+
+    const admin = await createUser(trx, {
+      email: ADMIN.email,
+      password: ADMIN.password,
+      ...split(ADMIN.name),
+      role: ROLE.admin,
+      phone: '9876543210',
+    });
+    const asha = await createUser(trx, {
+      email: ASHA.email,
+      password: ASHA.password,
+      ...split(ASHA.name),
+      role: ROLE.client,
+      heightM: 1.62,
+      weightKg: ASHA_WEIGHTS.at(-1),
+      phone: '9811122233',
+      conditionNotes: 'Vegetarian. Mild hypothyroidism, on thyroxine 50 mcg. Desk job; walks in the evening.',
+    });
+    const rohan = await createUser(trx, {
+      email: ROHAN.email,
+      password: ROHAN.password,
+      ...split(ROHAN.name),
+      role: ROLE.client,
+      heightM: 1.78,
+      weightKg: ROHAN_WEIGHTS.at(-1),
+      phone: '9822233344',
+      conditionNotes: 'Eats eggs, chicken and fish. Gym 5 days a week, evenings.',
+    });
+
+    const weeklyWeights = (clientId: number, weights: number[]) =>
+      weights.map((weight, i) => ({ client_id: clientId, weight_kg: weight, date: addDays(today, -7 * (weights.length - 1 - i)) }));
+    await trx
+      .insertInto('weights')
+      .values([...weeklyWeights(asha.id, ASHA_WEIGHTS), ...weeklyWeights(rohan.id, ROHAN_WEIGHTS)])
+      .execute();
+
+    const dietPlanIds: number[] = [];
+    for (const [i, plan] of ashaPlans.entries()) {
+      const pdf = pdfs.asha[i]!;
+      const created = await createDietPlan(trx, {
+        clientId: asha.id,
+        title: plan.title,
+        from: plan.from,
+        to: plan.to,
+        pdf,
+        createdBy: admin.id,
+      });
+      dietPlanIds.push(created.id);
+    }
+    const rohanCreated = await createDietPlan(trx, {
+      clientId: rohan.id,
+      title: rohanPlan.title,
+      from: rohanPlan.from,
+      to: rohanPlan.to,
+      pdf: pdfs.rohan,
+      createdBy: admin.id,
+    });
+    dietPlanIds.push(rohanCreated.id);
+
+    // Asha bought the featured 6-month weight-loss plan when her second phase began.
+    const plan = findPlan('WL', 'tier-commitment');
+    if (!plan) throw new Error('The catalogue has no WL tier-commitment plan');
+    await assignSubscription(trx, {
+      clientId: asha.id,
+      planType: plan.type,
+      planId: plan.id,
+      startDate: ashaPlans[1]!.from,
+      amountReceived: plan.sellPrice,
+    });
+
+    const hour = 3600_000;
+    const posts = await trx
+      .insertInto('feed_posts')
+      .values(
+        DEMO_FEED_POSTS.map((post) => {
+          const at = new Date(now.getTime() - post.hoursAgo * hour);
+          return { author_id: admin.id, description: post.text, created_at: at, updated_at: at };
+        }),
+      )
+      .returning(['id', 'created_at'])
+      .execute();
+    const likes = [
+      ...LIKED_BY.asha.map((i) => ({ postIndex: i, userId: asha.id, delayHours: 2 })),
+      ...LIKED_BY.rohan.map((i) => ({ postIndex: i, userId: rohan.id, delayHours: 5 })),
+    ].flatMap(({ postIndex, userId, delayHours }) => {
+      const post = posts[postIndex];
+      if (!post) return [];
+      // A like never predates its post, nor the present.
+      const at = new Date(Math.min(post.created_at.getTime() + delayHours * hour, now.getTime()));
+      return [{ post_id: post.id, user_id: userId, created_at: at }];
+    });
+    await trx.insertInto('feed_likes').values(likes).execute();
+
+    await trx
+      .insertInto('ratings')
+      .values({
+        user_id: asha.id,
+        half_stars: 9,
+        comment:
+          'Lost 7 kg in four months without giving up my Sunday dosa. The weekly check-ins kept me going, and the plans fit a vegetarian kitchen.',
+        created_at: new Date(now.getTime() - 6 * 24 * hour),
+      })
+      .execute();
+
+    return { seeded: true, adminId: admin.id, clientIds: { asha: asha.id, rohan: rohan.id }, dietPlanIds };
+  });
+
+  if (result.seeded) logger?.info('demo content seeded', { accounts: DEMO_ACCOUNTS.map((a) => a.email) });
+  return result;
+}
