@@ -3,12 +3,10 @@ import type { Db } from '../db/index.js';
 import { conflict } from '../errors.js';
 import { hashPassword } from '../auth/password.js';
 import { ROLE } from '../auth/roles.js';
+import { passwordField } from '../auth/schema.js';
 
-export const PASSWORD_MIN = 8;
-export const passwordField = z
-  .string({ error: 'Password is required' })
-  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-  .max(200, 'Password must be at most 200 characters');
+// The password rule lives in the zod-only auth schema so the reset-password form can import it.
+export { PASSWORD_MIN, passwordField } from '../auth/schema.js';
 
 export const newUserInput = z.object({
   email: z

@@ -1,0 +1,45 @@
+import type { TestServer } from '../helpers/server.js';
+
+/**
+ * Helpers shared by the auth test files. The servers run with TRUST_PROXY on,
+ * so each test can sign in from its own IP (X-Forwarded-For) and the per-IP
+ * limits of one test do not spill into the next.
+ */
+export const AUTH_TEST_ENV = { TRUST_PROXY: '1' };
+
+let ipCounter = 0;
+/** A fresh documentation-range IP (RFC 5737) for each caller. */
+export function freshIp(): string {
+  ipCounter += 1;
+  return `198.51.${Math.floor(ipCounter / 250) % 250}.${(ipCounter % 250) + 1}`;
+}
+
+export const fromIp = (ip: string) => ({ 'x-forwarded-for': ip });
+
+/** Exactly what a browser does: import the published JWK with WebCrypto and encrypt the UTF-8 password. */
+export async function encryptPassword(jwk: JsonWebKey, kid: string, password: string): Promise<string> {
+  const key = await globalThis.crypto.subtle.importKey('jwk', jwk, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
+  const ciphertext = await globalThis.crypto.subtle.encrypt({ name: 'RSA-OAEP' }, key, new TextEncoder().encode(password));
+  return `enc:${kid}:${Buffer.from(ciphertext).toString('base64url')}`;
+}
+
+/** Fetches the public key over REST and encrypts the password with it. */
+export async function encryptWithPublishedKey(server: TestServer, password: string): Promise<{ kid: string; value: string }> {
+  const res = await server.request('GET', '/api/auth/public-key');
+  if (res.status !== 200) throw new Error(`public key: ${res.status} ${JSON.stringify(res.body)}`);
+  const { kid, jwk } = res.body.data as { kid: string; jwk: JsonWebKey };
+  return { kid, value: await encryptPassword(jwk, kid, password) };
+}
+
+/** The newest reset link mailed to this address, read from the outbox. */
+export async function lastResetToken(server: TestServer, email: string): Promise<string | null> {
+  const mail = await server.deps.db
+    .selectFrom('outbox')
+    .select(['body_text'])
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const match = mail && /\/reset-password\?token=([\w%-]+)/.exec(mail.body_text);
+  return match ? decodeURIComponent(match[1]!) : null;
+}
