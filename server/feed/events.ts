@@ -181,7 +181,9 @@ export async function* feedEventStream(
     let replayedUpTo = 0;
     let position: number;
     if (lastEventId == null || lastEventId === '') {
-      position = (await latestFeedEventId(deps.db)) ?? 0;
+      // A fresh viewer loads the list itself; a notification that arrives late
+      // for an event already in the log at this point is in that list.
+      position = replayedUpTo = (await latestFeedEventId(deps.db)) ?? 0;
     } else {
       const caughtUp = await catchUpSince(deps.db, viewerId, lastEventId);
       for (const e of caughtUp.events) yield tracked(String(e.id), e.event);
