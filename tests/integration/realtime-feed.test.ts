@@ -4,7 +4,7 @@ import { connectPostgres } from '../../server/db/connect.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { loadConfig } from '../../server/env.js';
 import type { FeedEvent } from '../../server/feed/schema.js';
-import { createFeedBus, type FeedBusMessage } from '../../server/realtime/feed-bus.js';
+import { createFeedBus, FEED_CHANNEL, type FeedBusMessage } from '../../server/realtime/feed-bus.js';
 import { createDeps, listen } from '../../server/server.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { httpClient, percentile, quickClients, recordFeed, wsClient } from './feed-clients.js';
@@ -135,6 +135,35 @@ describe('feed.events: live changes', () => {
       { kind: 'like.changed', postId: p, likeCount: 1, likedByMe: true },
       { kind: 'like.changed', postId: q, likeCount: 1 },
     ]);
+  });
+});
+
+describe('feed.events: a fresh subscriber', () => {
+  it('does not replay an event that was already in the log when it subscribed, even if its notification comes late', async () => {
+    const p = await newPost('Late notice');
+    const q = await newPost('On time');
+    // An event committed just before Bob subscribes, whose NOTIFY has not reached this instance yet...
+    const late = await server.deps.db
+      .insertInto('feed_events')
+      .values({ kind: 'like.changed', post_id: p, actor_id: alice.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const bobFeed = recordFeed(connect(server.url, bob.token).client);
+    await bobFeed.ready();
+    const from = bobFeed.received.length;
+    // ...arrives now; Bob's list (loaded on 'ready') already reflects it.
+    const payload = JSON.stringify({
+      eventId: Number(late.id),
+      kind: 'like.changed',
+      postId: p,
+      actorId: alice.id,
+      likeCount: 0,
+      liked: false,
+    });
+    await sql`select pg_notify(${FEED_CHANNEL}, ${payload})`.execute(server.deps.db);
+    await toggleLike(server, alice, q);
+    await bobFeed.next(likeOf(q), { from });
+    expect(bobFeed.received.slice(from).map((r) => r.event)).toEqual([{ kind: 'like.changed', postId: q, likeCount: 1 }]);
   });
 });
 
