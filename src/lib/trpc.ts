@@ -3,6 +3,7 @@ import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } fr
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import superjson from 'superjson';
 import type { AppRouter } from '../../server/trpc/root';
+import { sessionRefreshLink } from './auth-client';
 import { session } from './session';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -38,6 +39,8 @@ session.subscribe(() => {
 
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
+    // An expired session token is renewed once with the refresh token, else the user is signed out.
+    sessionRefreshLink(),
     splitLink({
       condition: (op) => op.type === 'subscription',
       true: wsLink({ client: wsClient, transformer: superjson }),

@@ -49,6 +49,8 @@ export async function openContext(browser: Browser, server: TestServer, opts: Pa
     const info = { id: u.id, fullName: u.fullName ?? 'Test User', height: u.height ?? null, weight: u.weight ?? null };
     await context.addInitScript(
       ([token, refresh, infoJson]) => {
+        // about:blank (every new page starts there) has no storage of its own.
+        if (location.origin === 'null') return;
         if (!sessionStorage.getItem('__seeded')) {
           localStorage.setItem('user', token);
           localStorage.setItem('refresh_user', refresh);

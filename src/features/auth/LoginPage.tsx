@@ -1,0 +1,131 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CalendarCheck, FileText, HeartPulse } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { Redirect } from 'wouter';
+import type { z } from 'zod';
+import { ROLE } from '../../../server/auth/roles';
+import { signInForm } from '../../../server/auth/schema';
+import { useLoadingOverlay } from '../../components/LoadingOverlay';
+import { Button } from '../../components/ui/Button';
+import { TextField } from '../../components/ui/Field';
+import { encryptPassword, storeSignedIn } from '../../lib/auth-client';
+import { errorMessage } from '../../lib/errors';
+import { useTRPC } from '../../lib/trpc';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { useSignedIn } from '../../lib/use-session';
+import { LogoMark } from '../public/layout/Logo';
+import { ForgotPasswordModal } from './ForgotPasswordModal';
+import { PasswordField } from './PasswordField';
+
+type FormInput = z.input<typeof signInForm>;
+type FormValues = z.output<typeof signInForm>;
+
+export const DASHBOARD_HOME = '~/dashboard/feeds';
+
+/** Spec 2: /login. Already signed in → straight to the dashboard's feeds. */
+export default function LoginPage() {
+  useDocumentTitle('Login', 'Sign in to your Poshan dashboard: your diet plans, weekly weight, BMI and updates from your dietitian.');
+  const signedIn = useSignedIn();
+  if (signedIn) return <Redirect to={DASHBOARD_HOME} replace />;
+  return <LoginScreen />;
+}
+
+const PERKS = [
+  { Icon: FileText, text: 'Your diet plans as PDFs, whenever you need them' },
+  { Icon: CalendarCheck, text: 'Weekly weight tracking with your history at a glance' },
+  { Icon: HeartPulse, text: 'Tips and updates from your dietitian, live' },
+];
+
+function LoginScreen() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const overlay = useLoadingOverlay();
+  const signIn = useMutation(trpc.auth.signIn.mutationOptions());
+  const [forgotOpen, setForgotOpen] = useState(false);
+  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(signInForm), defaultValues: { email: '', password: '' } });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+    try {
+      const answer = await overlay.run(
+        (async () => {
+          // The key rotates: fetch the current one for every attempt.
+          const key = await queryClient.fetchQuery({ ...trpc.auth.publicKey.queryOptions(), staleTime: 0 });
+          const encrypted = await encryptPassword(key, password);
+          return signIn.mutateAsync({ email, password: encrypted, role: ROLE.client });
+        })(),
+      );
+      // Nothing cached for an earlier session may show in this one.
+      queryClient.removeQueries();
+      storeSignedIn(answer.data);
+      toast.success(answer.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  });
+
+  return (
+    <section className="bg-slate-50 px-4 py-10 sm:py-16">
+      <div className="mx-auto grid max-w-4xl overflow-hidden rounded-3xl bg-white shadow-xl ring-1 ring-slate-200 md:grid-cols-2">
+        <div
+          className="flex flex-col justify-between gap-8 bg-gradient-to-br from-brand-700 to-brand-900 p-7 text-white sm:p-10"
+          data-testid="login-marketing"
+        >
+          <div className="flex items-center gap-3">
+            <LogoMark className="h-12 w-12 rounded-xl ring-2 ring-white/40" />
+            <span className="text-2xl font-extrabold tracking-tight">Poshan</span>
+          </div>
+          <div>
+            <p className="text-2xl leading-snug font-bold sm:text-3xl">We provide personalised diet plans for a healthier lifestyle.</p>
+            <ul className="mt-6 hidden flex-col gap-3 text-brand-50 sm:flex">
+              {PERKS.map(({ Icon, text }) => (
+                <li key={text} className="flex items-start gap-3">
+                  <Icon className="mt-0.5 h-5 w-5 shrink-0 text-brand-200" aria-hidden="true" />
+                  <span>{text}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+
+        <div className="p-7 sm:p-10">
+          <h1 className="text-3xl font-bold text-slate-900">Login</h1>
+          <p className="mt-1 text-slate-600">Welcome back! Sign in to your dashboard.</p>
+          <form onSubmit={onSubmit} noValidate className="mt-7 flex flex-col gap-5" data-testid="login-form">
+            <TextField
+              label="Email"
+              type="email"
+              autoComplete="username"
+              placeholder="you@example.com"
+              error={errors.email?.message}
+              {...form.register('email')}
+            />
+            <div className="flex flex-col gap-1.5">
+              <PasswordField
+                label="Password"
+                autoComplete="current-password"
+                placeholder="Your password"
+                error={errors.password?.message}
+                {...form.register('password')}
+              />
+              <button
+                type="button"
+                onClick={() => setForgotOpen(true)}
+                className="self-end rounded text-sm font-semibold text-brand-800 underline-offset-4 hover:underline"
+              >
+                Forgot password?
+              </button>
+            </div>
+            <Button type="submit" size="lg" className="w-full">
+              Login
+            </Button>
+          </form>
+        </div>
+      </div>
+      <ForgotPasswordModal open={forgotOpen} onOpenChange={setForgotOpen} />
+    </section>
+  );
+}

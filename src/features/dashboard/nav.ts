@@ -1,0 +1,23 @@
+import { Activity, CreditCard, FileText, type LucideIcon, Newspaper, Scale, Star } from 'lucide-react';
+
+export type DashboardLink = {
+  title: string;
+  href: string;
+  Icon: LucideIcon /** Sub-pages that keep this link highlighted. */;
+  also?: string[];
+};
+
+/** Spec 2: the drawer's links, in the spec's order, relative to /dashboard. */
+export const DASHBOARD_LINKS: DashboardLink[] = [
+  { title: 'Feeds', href: '/feeds', Icon: Newspaper },
+  { title: 'My Diet Plans', href: '/diet-plan', Icon: FileText },
+  { title: 'Update Weight', href: '/update-weight', Icon: Scale, also: ['/weight-history'] },
+  { title: 'Write a Review', href: '/write-review', Icon: Star },
+  { title: 'Active Subscription', href: '/active-subscription', Icon: CreditCard },
+  { title: 'Check BMI', href: '/check-bmi', Icon: Activity },
+];
+
+export function isCurrent(link: DashboardLink, location: string): boolean {
+  const path = location.replace(/\/+$/, '') || '/';
+  return path === link.href || (link.also ?? []).includes(path);
+}

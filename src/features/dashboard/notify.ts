@@ -1,0 +1,14 @@
+import { toast } from 'sonner';
+import { isHandled } from '../../lib/auth-client';
+import { errorMessage } from '../../lib/errors';
+
+/**
+ * Spec 8: every failed call shows the server's message. A failure the user was
+ * already told about (the session ended) is not repeated, and the same message
+ * from several calls at once shows as one toast.
+ */
+export function toastError(error: unknown) {
+  if (isHandled(error)) return;
+  const message = errorMessage(error);
+  toast.error(message, { id: `error:${message}` });
+}

@@ -1,0 +1,82 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { History } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { Link } from 'wouter';
+import type { z } from 'zod';
+import { addWeightForm } from '../../../../server/weight/schema';
+import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Button } from '../../../components/ui/Button';
+import { TextField } from '../../../components/ui/Field';
+import { localToday } from '../../../lib/format';
+import { useTRPC } from '../../../lib/trpc';
+import { toastError } from '../notify';
+import { Card, Page } from '../ui';
+
+/** The server's rules, plus "not after today" in the user's own time zone (the date input's max). */
+const updateWeightForm = addWeightForm.refine((v) => v.date <= localToday(), {
+  path: ['date'],
+  message: 'The date cannot be in the future',
+});
+type FormInput = z.input<typeof updateWeightForm>;
+type FormValues = z.output<typeof updateWeightForm>;
+
+export const WEIGHT_UPDATED = 'Weight updated successfully!';
+
+export function UpdateWeightPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const overlay = useLoadingOverlay();
+  const add = useMutation(trpc.weight.add.mutationOptions());
+  const form = useForm<FormInput, unknown, FormValues>({
+    resolver: zodResolver(updateWeightForm),
+    defaultValues: { weight: '', date: '' },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await overlay.run(add.mutateAsync(values));
+      toast.success(WEIGHT_UPDATED);
+      form.reset();
+      void queryClient.invalidateQueries({ queryKey: trpc.weight.list.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.auth.checkAuthorization.queryKey() });
+    } catch (error) {
+      toastError(error);
+    }
+  });
+
+  return (
+    <Page title="Update Weight" lead="Log your weight once a week, on the same day and at the same time." width="max-w-xl">
+      <Card className="p-5 sm:p-8">
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
+          <TextField
+            label="Enter Weight (kg)"
+            type="number"
+            inputMode="decimal"
+            step="0.1"
+            min="1"
+            max="500"
+            placeholder="e.g., 70"
+            error={errors.weight?.message}
+            {...form.register('weight')}
+          />
+          <TextField label="Select Date" type="date" max={localToday()} error={errors.date?.message} {...form.register('date')} />
+          <Button type="submit" size="lg">
+            Update
+          </Button>
+        </form>
+      </Card>
+      <div className="mt-5 flex justify-center">
+        <Link
+          href="/weight-history"
+          className="inline-flex items-center gap-2 rounded-md font-semibold text-brand-800 underline-offset-4 hover:underline"
+        >
+          <History className="h-5 w-5" aria-hidden="true" />
+          See Weight History
+        </Link>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,149 @@
+import { createTRPCClient, httpLink, type TRPCLink, TRPCClientError } from '@trpc/client';
+import { observable, type Unsubscribable } from '@trpc/server/observable';
+import { toast } from 'sonner';
+import superjson from 'superjson';
+import { navigate } from 'wouter/use-browser-location';
+import type { AppRouter } from '../../server/trpc/root';
+import { type SessionInfo, session } from './session';
+
+/**
+ * The browser side of authentication: the password is encrypted before it
+ * leaves the page, and an expired session token is renewed once with the
+ * refresh token (spec 3 storage keys, issue 3) before the user is signed out.
+ */
+
+export type PublicKeyAnswer = { kid: string; jwk: JsonWebKey & { kid?: string } };
+export type SessionAnswer = {
+  message: string;
+  data: { token: string; refreshToken: string; id: number; fullName: string; height: number | null; weight: number | null };
+};
+
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+
+function base64url(bytes: ArrayBuffer): string {
+  let binary = '';
+  for (const b of new Uint8Array(bytes)) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** RSA-OAEP with SHA-256 over the UTF-8 password → `enc:<kid>:<base64url ciphertext>`. */
+export async function encryptPassword(key: PublicKeyAnswer, password: string): Promise<string> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) throw new Error('This page must be opened over HTTPS to sign in securely.');
+  const { kid: _kid, ...jwk } = key.jwk;
+  const cryptoKey = await subtle.importKey('jwk', jwk, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
+  const ciphertext = await subtle.encrypt({ name: 'RSA-OAEP' }, cryptoKey, new TextEncoder().encode(password));
+  return `enc:${key.kid}:${base64url(ciphertext)}`;
+}
+
+/** What 'info' holds (spec 3): {id, fullName, height, weight}. */
+export function storeSignedIn(data: SessionAnswer['data']) {
+  const info: SessionInfo = { id: data.id, fullName: data.fullName, height: data.height, weight: data.weight };
+  session.store({ token: data.token, refreshToken: data.refreshToken, info });
+}
+
+/**
+ * A client without the refresh link, for the refresh call itself (so a
+ * failing refresh can never trigger another refresh).
+ */
+const bareClient = createTRPCClient<AppRouter>({ links: [httpLink({ url: '/trpc', transformer: superjson })] });
+
+let inflight: Promise<boolean> | null = null;
+
+async function renew(staleToken: string | null): Promise<boolean> {
+  // Another tab (or an earlier call in this one) may already have renewed it.
+  const current = session.token();
+  if (current !== null && current !== staleToken) return true;
+  const refreshToken = session.refreshToken();
+  if (!current || !refreshToken) return false;
+  try {
+    const answer = (await bareClient.auth.refresh.mutate({ refreshToken })) as SessionAnswer;
+    // Signed out meanwhile (another tab): do not resurrect the session.
+    if (!session.isSignedIn()) return false;
+    storeSignedIn(answer.data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Renews the session token with the refresh token. One renewal at a time in
+ * this tab, and across tabs through a Web Lock, because a refresh token is
+ * single-use: two tabs spending the same one would end the session.
+ * Resolves true when a fresh token is stored.
+ */
+export function refreshSession(staleToken: string | null = session.token()): Promise<boolean> {
+  inflight ??= (async () => {
+    try {
+      const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+      if (locks) return await locks.request('poshan-session-refresh', () => renew(staleToken));
+      return await renew(staleToken);
+    } finally {
+      inflight = null;
+    }
+  })();
+  return inflight;
+}
+
+/** The session is over: wipe it, go to the root, say why (once, even if several calls fail together). */
+export function endExpiredSession(message = SESSION_EXPIRED_MESSAGE) {
+  const wasSignedIn = session.isSignedIn();
+  session.clear();
+  if (location.pathname !== '/') navigate('/', { replace: true });
+  if (wasSignedIn) toast.error(message, { id: 'session-ended' });
+}
+
+/**
+ * Errors whose message the user has already been shown (the session-ended
+ * toast), so screens do not toast the same failure a second time.
+ */
+const handledErrors = new WeakSet<object>();
+export const isHandled = (error: unknown) => typeof error === 'object' && error !== null && handledErrors.has(error);
+
+export const isUnauthorized = (error: unknown) => error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED';
+
+/** Calls that must never trigger a renewal: signing in, the renewal itself, and signing out (which takes the refresh token). */
+const NO_RENEWAL = new Set(['auth.signIn', 'auth.refresh', 'auth.signOut', 'auth.publicKey', 'auth.forgotPassword', 'auth.resetPassword']);
+
+/**
+ * A tRPC link: when a query or mutation made with a session token fails as
+ * unauthorized, renew the token once and repeat the call; if renewal fails,
+ * end the session. Subscriptions are renewed by their owner (the socket
+ * carries the token from when it opened).
+ */
+export function sessionRefreshLink(): TRPCLink<AppRouter> {
+  return () =>
+    ({ op, next }) =>
+      observable((observer) => {
+        const sentWith = session.token();
+        let current: Unsubscribable | null = null;
+        let disposed = false;
+        const attempt = (retried: boolean) => {
+          current = next(op).subscribe({
+            next: (value) => observer.next(value),
+            complete: () => observer.complete(),
+            error: (error) => {
+              const renewable =
+                !retried && op.type !== 'subscription' && sentWith !== null && !NO_RENEWAL.has(op.path) && isUnauthorized(error);
+              if (!renewable) {
+                observer.error(error);
+                return;
+              }
+              void refreshSession(sentWith).then((renewed) => {
+                if (disposed) return;
+                if (renewed) return attempt(true);
+                endExpiredSession();
+                handledErrors.add(error);
+                observer.error(error);
+              });
+            },
+          });
+        };
+        attempt(false);
+        return () => {
+          disposed = true;
+          current?.unsubscribe();
+        };
+      });
+}

@@ -1,0 +1,31 @@
+/**
+ * A post's age as the feed shows it (spec 4): under a minute 'just now',
+ * under 60 minutes '5m', under 24 hours '3h', otherwise the date in the
+ * reader's locale; a missing or unreadable date is 'Invalid date'.
+ */
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export function toDate(value: Date | string | number | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function relativeTime(value: Date | string | number | null | undefined, now: Date = new Date(), locale?: string): string {
+  const date = toDate(value);
+  if (!date) return 'Invalid date';
+  // A post stamped slightly ahead of this device's clock is still brand new.
+  const age = Math.max(0, now.getTime() - date.getTime());
+  if (age < MINUTE) return 'just now';
+  if (age < HOUR) return `${Math.floor(age / MINUTE)}m`;
+  if (age < DAY) return `${Math.floor(age / HOUR)}h`;
+  return date.toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/** The full moment, for the tooltip and `<time dateTime>` next to the short form. */
+export function fullDateTime(value: Date | string | number | null | undefined, locale?: string): string | null {
+  const date = toDate(value);
+  return date ? date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' }) : null;
+}

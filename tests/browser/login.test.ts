@@ -1,0 +1,204 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, PHONE } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { cssOf, expectPath, expectToast, newClient, shoot, signedInPage } from './dashboard-support.js';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const storage = (page: import('playwright-core').Page) =>
+  page.evaluate(() => ({
+    user: localStorage.getItem('user'),
+    refresh: localStorage.getItem('refresh_user'),
+    info: localStorage.getItem('info'),
+  }));
+
+describe('login', () => {
+  it('signs in with an encrypted password, stores the session and opens the feeds', async () => {
+    const client = await newClient(server, { firstName: 'Meena', lastName: 'Rao', heightM: 1.6, weightKg: 58 });
+    const { context, page, errors } = await signedInPage(browser, server, null);
+    const sentBodies: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('auth.signIn')) sentBodies.push(req.postData() ?? '');
+    });
+    await page.goto('/login');
+    await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('We provide personalised diet plans for a healthier lifestyle.').isVisible()).toBe(true);
+    await shoot(page, 'login');
+
+    await page.getByLabel('Email').fill(client.email);
+    await page.getByLabel('Password', { exact: true }).fill(client.password);
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+
+    await expectToast(page, 'Welcome back, Meena!');
+    await expectPath(page, '/dashboard/feeds');
+    const stored = await storage(page);
+    expect(stored.user).toBeTruthy();
+    expect(stored.refresh).toBeTruthy();
+    expect(JSON.parse(stored.info!)).toEqual({ id: client.id, fullName: 'Meena Rao', height: 1.6, weight: 58 });
+    await expect.poll(() => page.getByTestId('dashboard-user-name').textContent()).toBe('Meena Rao');
+
+    // The password never left the page in clear text; it went as enc:<kid>:<base64url>, with role 2.
+    expect(sentBodies).toHaveLength(1);
+    expect(sentBodies[0]).not.toContain(client.password);
+    expect(sentBodies[0]).toMatch(/"password":"enc:[A-Za-z0-9_-]+:[A-Za-z0-9_-]{300,}"/);
+    expect(sentBodies[0]).toContain('"role":2');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows each required message and the server message for wrong credentials', async () => {
+    const client = await newClient(server);
+    const { context, page, errors } = await signedInPage(browser, server, null, { viewport: PHONE });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect.poll(() => page.getByText('Email is required').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Password is required').isVisible()).toBe(true);
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+    await shoot(page, 'login-errors');
+
+    await page.getByLabel('Email').fill(client.email);
+    await expect.poll(() => page.getByText('Password is required').isVisible()).toBe(true);
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await expectToast(page, 'Incorrect email or password.');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect((await storage(page)).user).toBeNull();
+    // The failed sign-in is a 401 the browser logs as a failed resource; nothing else may go wrong.
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await context.close();
+  });
+
+  it('sends a signed-in visitor straight to the feeds', async () => {
+    const client = await newClient(server);
+    const { context, page, errors } = await signedInPage(browser, server, client);
+    await page.goto('/login');
+    await expectPath(page, '/dashboard/feeds');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('forgot password', () => {
+  it('marks an empty email with a red border only, resets on outside click, and sends the request', async () => {
+    const client = await newClient(server);
+    const { context, page, errors } = await signedInPage(browser, server, null);
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Forgot password' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    const email = dialog.getByLabel('Email');
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    expect(await email.evaluate((el) => getComputedStyle(el).borderColor)).toBe(await cssOf(page, 'border border-red-600', 'borderColor'));
+    // Only the border: the message is for screen readers, not shown.
+    const hidden = dialog.getByText('Email is required');
+    expect(await hidden.evaluate((el) => el.getBoundingClientRect().width * el.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
+    await shoot(page, 'login-forgot-password');
+
+    await email.fill('typed@example.com');
+    await page.mouse.click(5, 5); // outside the dialog
+    await expect.poll(() => dialog.count()).toBe(0);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Forgot password' }).getByLabel('Email').inputValue()).toBe('');
+
+    await page.getByRole('dialog').getByLabel('Email').fill(client.email);
+    await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+    await expectToast(page, 'If an account exists for that email, we have sent a link to reset the password.');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('resets the password from the emailed link, then signs in with it', async () => {
+    const client = await newClient(server, { firstName: 'Ravi' });
+    const { context, page, errors } = await signedInPage(browser, server, null);
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByRole('dialog').getByLabel('Email').fill(client.email);
+    await page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+    await expectToast(page, 'If an account exists');
+
+    const mail = await server.deps.db
+      .selectFrom('outbox')
+      .select('body_text')
+      .where('to_address', '=', client.email)
+      .executeTakeFirstOrThrow();
+    const link = /\/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(mail.body_text);
+    expect(link).not.toBeNull();
+    await page.goto(`/reset-password?token=${link![1]}`);
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expect.poll(() => page.getByText('Password must be at least 8 characters').isVisible()).toBe(true);
+    await page.getByLabel('New password', { exact: true }).fill('brand-new-pass');
+    await page.getByLabel('Confirm new password').fill('brand-new-typo');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expect.poll(() => page.getByText('The two passwords do not match').isVisible()).toBe(true);
+    await page.getByLabel('Confirm new password').fill('brand-new-pass');
+    await page.getByRole('button', { name: 'Save new password' }).click();
+    await expectToast(page, 'Your password has been changed.');
+    await expectPath(page, '/login');
+
+    await page.getByLabel('Email').fill(client.email);
+    await page.getByLabel('Password', { exact: true }).fill('brand-new-pass');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await expectPath(page, '/dashboard/feeds');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('explains a reset link without its token', async () => {
+    const { context, page, errors } = await signedInPage(browser, server, null, { viewport: PHONE });
+    await page.goto('/reset-password');
+    await expect.poll(() => page.getByText('This link is missing its reset code.', { exact: false }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Go to Login' }).click();
+    await expectPath(page, '/login');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('platform guide', () => {
+  it('sends a signed-out visitor to / with the permission toast', async () => {
+    const { context, page, errors } = await signedInPage(browser, server, null);
+    await page.goto('/platform-guide');
+    await expectPath(page, '/');
+    await expectToast(page, 'You do not have the necessary permissions to access this page.');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the guide video with its poster to a signed-in client', async () => {
+    const client = await newClient(server);
+    for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
+      const { context, page, errors } = await signedInPage(browser, server, client, { viewport });
+      await page.goto('/platform-guide');
+      await expect.poll(() => page.getByRole('heading', { name: 'Platform Guide', level: 1 }).isVisible()).toBe(true);
+      // The player when a media address is configured; otherwise (as in tests) the poster and a note, never a broken player.
+      await expect
+        .poll(async () => (await page.getByTestId('guide-video').count()) + (await page.getByTestId('guide-video-unavailable').count()))
+        .toBe(1);
+      const video = page.getByTestId('guide-video');
+      if (await video.count()) {
+        expect(await video.getAttribute('poster')).toMatch(/platform-guide-poster.*\.svg$/);
+        expect(await video.locator('source').getAttribute('src')).toMatch(/platform-guide\.mp4$/);
+      } else {
+        const poster = page.getByRole('img', { name: 'Poshan Platform Guide' });
+        await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      }
+      await page.waitForTimeout(500);
+      await shoot(page, 'platform-guide');
+      // A video the closed network cannot fetch is logged by the browser; nothing else may fail.
+      expect(errors.filter((e) => !/platform-guide\.mp4|ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
+      await context.close();
+    }
+  });
+});
