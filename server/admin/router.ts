@@ -1,4 +1,28 @@
 import { router } from '../trpc/init.js';
+import { auditRouter } from './audit-log/router.js';
+import { bookingsRouter } from './bookings/router.js';
+import { clientsRouter } from './clients/router.js';
+import { dietPlansRouter } from './diet-plans/router.js';
+import { outboxRouter } from './outbox/router.js';
+import { overviewRouter } from './overview/router.js';
+import { reviewsRouter } from './reviews/router.js';
+import { subscriptionsRouter } from './subscriptions/router.js';
+import { supportInboxRouter } from './support/router.js';
 
-// Placeholder until the dietitian console's procedures land (issue 5).
-export const adminRouter = router({});
+/**
+ * The dietitian console (issue 5). Every procedure below is an
+ * adminProcedure (role 1, checked on the server); tests/integration/admin-guard.test.ts
+ * walks this router and checks each one refuses clients and visitors.
+ * Feed posts are written through feed.create/update/remove.
+ */
+export const adminRouter = router({
+  overview: overviewRouter,
+  clients: clientsRouter,
+  bookings: bookingsRouter,
+  support: supportInboxRouter,
+  reviews: reviewsRouter,
+  subscriptions: subscriptionsRouter,
+  dietPlans: dietPlansRouter,
+  outbox: outboxRouter,
+  audit: auditRouter,
+});

@@ -86,6 +86,9 @@ export interface SupportRequestsTable {
   message: string;
   status: ColumnType<'open' | 'answered', 'open' | 'answered' | undefined>;
   created_at: CreatedAt;
+  reply: string | null;
+  answered_at: NullableTimestamp;
+  answered_by: number | null;
 }
 
 export type ConsultationStatus = 'new' | 'contacted' | 'converted' | 'closed';
@@ -104,6 +107,8 @@ export interface ConsultationsTable {
   status: ColumnType<ConsultationStatus, ConsultationStatus | undefined>;
   notes: string | null;
   created_at: CreatedAt;
+  client_id: number | null;
+  updated_at: Timestamp;
 }
 
 export interface FeedPostsTable {
@@ -147,6 +152,41 @@ export interface DietPlansTable {
   pdf_data: Uint8Array;
   pdf_bytes: number;
   created_by: number | null;
+  created_at: CreatedAt;
+  version: ColumnType<number, number | undefined, number>;
+  source: ColumnType<DietPlanSource, DietPlanSource | undefined, DietPlanSource>;
+  /** The composed plan (days × meals) when source is 'composed'. */
+  content: ColumnType<unknown | null, string | null | undefined, string | null>;
+  updated_at: Timestamp;
+}
+
+export type DietPlanSource = 'upload' | 'composed';
+/** Earlier versions of a diet plan, archived when it is edited. */
+export interface DietPlanVersionsTable {
+  plan_id: number;
+  version: number;
+  title: string;
+  from_date: DateText;
+  to_date: DateText;
+  source: DietPlanSource;
+  content: ColumnType<unknown | null, string | null | undefined, string | null>;
+  pdf_data: Uint8Array;
+  pdf_bytes: number;
+  created_by: number | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  superseded_at: CreatedAt;
+}
+
+/** Who changed what in the dietitian console, and when. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  actor_email: string;
+  action: string;
+  entity: string;
+  entity_id: number | null;
+  summary: string;
+  details: ColumnType<Record<string, unknown>, string | undefined, never>;
   created_at: CreatedAt;
 }
 
@@ -197,6 +237,8 @@ export interface Database {
   weights: WeightsTable;
   subscriptions: SubscriptionsTable;
   visits: VisitsTable;
+  diet_plan_versions: DietPlanVersionsTable;
+  audit_log: AuditLogTable;
 }
 
 export type User = Selectable<UsersTable>;

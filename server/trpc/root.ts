@@ -1,3 +1,4 @@
+import { testimonialsRouter } from '../admin/public-testimonials.js';
 import { adminRouter } from '../admin/router.js';
 import { authRouter } from '../auth/router.js';
 import { consultationRouter } from '../consultation/router.js';
@@ -26,6 +27,7 @@ export const appRouter = router({
   subscription: subscriptionRouter,
   visit: visitRouter,
   admin: adminRouter,
+  testimonials: testimonialsRouter,
 });
 
 export type AppRouter = typeof appRouter;

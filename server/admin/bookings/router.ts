@@ -1,0 +1,20 @@
+import { adminProcedure, router } from '../../trpc/init.js';
+import { byId, messageResult } from '../common.js';
+import { bookingDetail, bookingPage, listBookingsInput, updateBookingInput } from './schema.js';
+import * as service from './service.js';
+
+export const bookingsRouter = router({
+  list: adminProcedure
+    .input(listBookingsInput)
+    .output(bookingPage)
+    .query(({ ctx, input }) => service.listBookings(ctx.deps.db, input)),
+  /** The booking with a pre-filled new-client form for "convert". */
+  get: adminProcedure
+    .input(byId)
+    .output(bookingDetail)
+    .query(({ ctx, input }) => service.getBooking(ctx.deps.db, input.id)),
+  update: adminProcedure
+    .input(updateBookingInput)
+    .output(messageResult)
+    .mutation(({ ctx, input }) => service.updateBooking(ctx.deps.db, ctx.user, input)),
+});

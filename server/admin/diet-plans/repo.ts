@@ -1,0 +1,162 @@
+import type { Db } from '../../db/index.js';
+import { offsetOf } from '../paging.js';
+
+const summaryColumns = [
+  'p.id',
+  'p.client_id',
+  'u.first_name',
+  'u.last_name',
+  'p.title',
+  'p.from_date',
+  'p.to_date',
+  'p.version',
+  'p.source',
+  'p.pdf_bytes',
+  'p.created_at',
+  'p.updated_at',
+] as const;
+
+const withClient = (db: Db) => db.selectFrom('diet_plans as p').innerJoin('users as u', 'u.id', 'p.client_id');
+
+/** Newest first overall (diet_plans_created_idx), or one client's along diet_plans_client_idx. */
+export function listPlans(db: Db, input: { clientId?: number; page: number; pageSize: number }) {
+  const { offset, limit } = offsetOf(input);
+  let q = withClient(db).select(summaryColumns);
+  q =
+    input.clientId !== undefined
+      ? q.where('p.client_id', '=', input.clientId).orderBy('p.from_date', 'desc').orderBy('p.id', 'desc')
+      : q.orderBy('p.created_at', 'desc').orderBy('p.id', 'desc');
+  return q.offset(offset).limit(limit).execute();
+}
+
+export function countPlans(db: Db, clientId?: number) {
+  let q = db.selectFrom('diet_plans').select((eb) => eb.fn.countAll().as('n'));
+  if (clientId !== undefined) q = q.where('client_id', '=', clientId);
+  return q.executeTakeFirst();
+}
+
+export function findPlan(db: Db, id: number) {
+  return withClient(db)
+    .select([...summaryColumns, 'p.content', 'p.created_by'])
+    .where('p.id', '=', id)
+    .executeTakeFirst();
+}
+
+export function lockPlan(db: Db, id: number) {
+  return withClient(db)
+    .select(['p.id', 'p.client_id', 'p.title', 'p.version', 'p.source', 'u.first_name', 'u.last_name'])
+    .where('p.id', '=', id)
+    .forUpdate('p')
+    .executeTakeFirst();
+}
+
+/** Earlier versions, newest first, without their PDF bytes. */
+export function listArchivedVersions(db: Db, planId: number) {
+  return db
+    .selectFrom('diet_plan_versions as v')
+    .leftJoin('users as a', 'a.id', 'v.created_by')
+    .select(['v.version', 'v.title', 'v.from_date', 'v.to_date', 'v.source', 'v.pdf_bytes', 'v.created_at', 'a.first_name', 'a.last_name'])
+    .where('v.plan_id', '=', planId)
+    .orderBy('v.version', 'desc')
+    .execute();
+}
+
+export function creatorName(db: Db, userId: number | null) {
+  if (userId === null) return Promise.resolve(undefined);
+  return db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** Copies the current version into the archive in the database (the PDF never leaves it). */
+export function archiveCurrentVersion(db: Db, planId: number) {
+  return db
+    .insertInto('diet_plan_versions')
+    .columns([
+      'plan_id',
+      'version',
+      'title',
+      'from_date',
+      'to_date',
+      'source',
+      'content',
+      'pdf_data',
+      'pdf_bytes',
+      'created_by',
+      'created_at',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('diet_plans')
+        .select([
+          'id',
+          'version',
+          'title',
+          'from_date',
+          'to_date',
+          'source',
+          'content',
+          'pdf_data',
+          'pdf_bytes',
+          'created_by',
+          'updated_at',
+        ])
+        .where('id', '=', planId),
+    )
+    .execute();
+}
+
+export type NewVersion = {
+  title: string;
+  from: string;
+  to: string;
+  source: 'upload' | 'composed';
+  content: unknown | null;
+  /** Absent: keep the current PDF. */
+  pdf?: Uint8Array;
+  createdBy: number;
+};
+
+export function writeNewVersion(db: Db, planId: number, version: number, v: NewVersion) {
+  return db
+    .updateTable('diet_plans')
+    .set({
+      version,
+      title: v.title,
+      from_date: v.from,
+      to_date: v.to,
+      source: v.source,
+      content: v.content === null ? null : JSON.stringify(v.content),
+      ...(v.pdf ? { pdf_data: v.pdf, pdf_bytes: v.pdf.byteLength } : {}),
+      created_by: v.createdBy,
+      updated_at: new Date(),
+    })
+    .where('id', '=', planId)
+    .execute();
+}
+
+export function setComposedContent(db: Db, planId: number, content: unknown) {
+  return db
+    .updateTable('diet_plans')
+    .set({ source: 'composed', content: JSON.stringify(content) })
+    .where('id', '=', planId)
+    .execute();
+}
+
+export async function pdfOfVersion(db: Db, planId: number, version: number) {
+  const current = await db
+    .selectFrom('diet_plans')
+    .select(['pdf_data', 'from_date', 'to_date', 'version'])
+    .where('id', '=', planId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  if (current) return current;
+  return db
+    .selectFrom('diet_plan_versions')
+    .select(['pdf_data', 'from_date', 'to_date', 'version'])
+    .where('plan_id', '=', planId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+}
+
+export function deletePlan(db: Db, planId: number) {
+  return db.deleteFrom('diet_plans').where('id', '=', planId).returning(['id']).executeTakeFirst();
+}

@@ -1,0 +1,51 @@
+import { adminProcedure, router } from '../../trpc/init.js';
+import { byId, messageResult } from '../common.js';
+import {
+  composeDietPlanInput,
+  dietPlanDetail,
+  dietPlanPage,
+  listDietPlansAdminInput,
+  pdfFile,
+  previewDietPlanInput,
+  reviseDietPlanInput,
+  savedDietPlan,
+  uploadDietPlanInput,
+  versionPdfInput,
+} from './schema.js';
+import * as service from './service.js';
+
+export const dietPlansRouter = router({
+  list: adminProcedure
+    .input(listDietPlansAdminInput)
+    .output(dietPlanPage)
+    .query(({ ctx, input }) => service.listPlans(ctx.deps.db, input)),
+  get: adminProcedure
+    .input(byId)
+    .output(dietPlanDetail)
+    .query(({ ctx, input }) => service.getPlan(ctx.deps, input.id)),
+  upload: adminProcedure
+    .input(uploadDietPlanInput)
+    .output(savedDietPlan)
+    .mutation(({ ctx, input }) => service.uploadPlan(ctx.deps.db, ctx.user, input)),
+  compose: adminProcedure
+    .input(composeDietPlanInput)
+    .output(savedDietPlan)
+    .mutation(({ ctx, input }) => service.composePlan(ctx.deps.db, ctx.user, input)),
+  /** A mutation although it changes nothing: its input is a whole plan, too big for a query string. */
+  preview: adminProcedure
+    .input(previewDietPlanInput)
+    .output(pdfFile)
+    .mutation(({ ctx, input }) => service.previewPlan(ctx.deps.db, ctx.user, input)),
+  revise: adminProcedure
+    .input(reviseDietPlanInput)
+    .output(savedDietPlan)
+    .mutation(({ ctx, input }) => service.revisePlan(ctx.deps.db, ctx.user, input)),
+  versionPdf: adminProcedure
+    .input(versionPdfInput)
+    .output(pdfFile)
+    .query(({ ctx, input }) => service.versionPdf(ctx.deps.db, input.id, input.version)),
+  remove: adminProcedure
+    .input(byId)
+    .output(messageResult)
+    .mutation(({ ctx, input }) => service.removePlan(ctx.deps.db, ctx.user, input.id)),
+});

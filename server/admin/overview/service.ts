@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import { ROLE } from '../../auth/roles.js';
+import type { Db } from '../../db/index.js';
+import { todayUtc } from '../../validation.js';
+import { type Overview, VISIT_DAYS } from './schema.js';
+
+const DAY_MS = 86_400_000;
+const dayBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
+const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
+
+/** Each figure is one indexed aggregate; visits are grouped per day along visits_day_visitor_idx. */
+export async function getOverview(db: Db, today = todayUtc()): Promise<Overview> {
+  const firstDay = dayBefore(today, VISIT_DAYS - 1);
+  const [bookings, support, subscriptions, clients, rating, visits] = await Promise.all([
+    db
+      .selectFrom('consultations')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('status', '=', 'new')
+      .executeTakeFirst(),
+    db
+      .selectFrom('support_requests')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('status', '=', 'open')
+      .executeTakeFirst(),
+    db
+      .selectFrom('subscriptions')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('cancelled_at', 'is', null)
+      .where('start_date', '<=', today)
+      .where('end_date', '>=', today)
+      .executeTakeFirst(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('role', '=', ROLE.client)
+      .where('is_active', '=', true)
+      .executeTakeFirst(),
+    db
+      .selectFrom('ratings')
+      .select([sql<string | number | null>`avg(half_stars)`.as('avg_half'), (eb) => eb.fn.countAll().as('n')])
+      .executeTakeFirst(),
+    db
+      .selectFrom('visits')
+      .select(['day', (eb) => eb.fn.countAll().as('visits'), sql<number>`count(distinct visitor_hash)`.as('visitors')])
+      .where('day', '>=', firstDay)
+      .where('day', '<=', today)
+      .groupBy('day')
+      .execute(),
+  ]);
+  const byDay = new Map(visits.map((v) => [v.day, { visits: Number(v.visits), visitors: Number(v.visitors) }]));
+  const avgHalf = rating?.avg_half == null ? null : Number(rating.avg_half);
+  return {
+    newBookings: count(bookings),
+    openSupportRequests: count(support),
+    activeSubscriptions: count(subscriptions),
+    activeClients: count(clients),
+    // avg() of smallint is numeric (a string from pg): stars to one decimal.
+    rating: { average: avgHalf === null ? null : Math.round(avgHalf * 5) / 10, count: count(rating) },
+    visits: Array.from({ length: VISIT_DAYS }, (_, i) => {
+      const day = dayBefore(today, VISIT_DAYS - 1 - i);
+      return { day, ...(byDay.get(day) ?? { visits: 0, visitors: 0 }) };
+    }),
+  };
+}

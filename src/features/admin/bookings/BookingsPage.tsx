@@ -1,0 +1,161 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CalendarClock, UserPlus } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Link } from 'wouter';
+import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type Booking, CONVERTIBLE } from '../../../../server/admin/bookings/schema';
+import type { ConsultationStatus } from '../../../../server/db/schema';
+import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Button, buttonClasses } from '../../../components/ui/Button';
+import { TextAreaField } from '../../../components/ui/Field';
+import { useTRPC } from '../../../lib/trpc';
+import { formatMoment } from '../format';
+import { Badge, Card, EmptyState, Facts, Loading, LoadError, Page, Pager, Segmented, type Tone, toastError } from '../ui';
+
+const PAGE_SIZE = 10;
+const FILTERS = [
+  { value: 'new', label: 'New' },
+  { value: 'contacted', label: 'Contacted' },
+  { value: 'converted', label: 'Converted' },
+  { value: 'closed', label: 'Closed' },
+  { value: 'all', label: 'All' },
+] as const;
+const TONE: Record<ConsultationStatus, Tone> = { new: 'blue', contacted: 'amber', converted: 'green', closed: 'slate' };
+
+export function BookingsPage() {
+  const trpc = useTRPC();
+  const [status, setStatus] = useState<'all' | ConsultationStatus>('new');
+  const [page, setPage] = useState(0);
+  const list = useQuery({
+    ...trpc.admin.bookings.list.queryOptions({ status, page, pageSize: PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Page title="Bookings" lead="Free consultation requests: call them, then convert them into clients or close them.">
+      <div className="mb-4">
+        <Segmented
+          label="Booking status"
+          value={status}
+          options={FILTERS}
+          onChange={(s) => {
+            setStatus(s);
+            setPage(0);
+          }}
+        />
+      </div>
+      {list.isPending ? (
+        <Loading label="Loading bookings" />
+      ) : list.isError ? (
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.items.length === 0 ? (
+        <Card>
+          <EmptyState Icon={CalendarClock}>
+            No {status === 'all' ? '' : `${BOOKING_STATUS_LABELS[status].toLowerCase()} `}bookings.
+          </EmptyState>
+        </Card>
+      ) : (
+        <div className="flex flex-col gap-4" data-testid="bookings-list">
+          {list.data.items.map((b) => (
+            <BookingCard key={b.id} booking={b} />
+          ))}
+          <Card>
+            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} label="bookings" />
+          </Card>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+function BookingCard({ booking: b }: { booking: Booking }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const overlay = useLoadingOverlay();
+  const update = useMutation(trpc.admin.bookings.update.mutationOptions());
+  const [notes, setNotes] = useState(b.notes ?? '');
+
+  const save = async (input: { status?: ConsultationStatus; notes?: string }) => {
+    try {
+      const answer = await overlay.run(update.mutateAsync({ id: b.id, ...input }));
+      await queryClient.invalidateQueries(trpc.admin.pathFilter());
+      toast.success(answer.message);
+    } catch (error) {
+      toastError(error);
+    }
+  };
+
+  return (
+    <Card
+      title={
+        <span className="flex flex-wrap items-center gap-2">
+          {b.name}
+          <Badge tone={TONE[b.status]}>{BOOKING_STATUS_LABELS[b.status]}</Badge>
+        </span>
+      }
+      actions={
+        <span className="text-sm text-slate-500">
+          #{b.id} · {formatMoment(b.createdAt)}
+        </span>
+      }
+    >
+      <div className="flex flex-col gap-4 p-4 sm:p-5" data-testid="booking">
+        <Facts
+          items={[
+            [
+              'Email',
+              <a key="e" href={`mailto:${b.email}`} className="text-brand-800 hover:underline">
+                {b.email}
+              </a>,
+            ],
+            [
+              'Contact',
+              <a key="c" href={`tel:+${b.contact}`} className="text-brand-800 hover:underline">
+                {b.contact}
+              </a>,
+            ],
+            ['Gender', b.genderLabel],
+            ['Age', b.age],
+            ['Height (ft)', b.height],
+            ['Weight', `${b.weight} kg`],
+            ['State', b.state],
+            ['Country', b.country.name],
+            ['Medical condition', b.isMedicalCondition ? 'Yes' : 'No'],
+            [
+              'Client',
+              b.clientId ? (
+                <Link key="l" href={`/clients/${b.clientId}`} className="text-brand-800 hover:underline">
+                  Open client #{b.clientId}
+                </Link>
+              ) : null,
+            ],
+          ]}
+        />
+        <TextAreaField
+          label="Notes"
+          rows={2}
+          value={notes}
+          onChange={(e) => setNotes(e.target.value)}
+          placeholder="What was discussed, when to call back…"
+        />
+        <div className="flex flex-wrap items-center justify-end gap-2">
+          {notes !== (b.notes ?? '') && (
+            <Button variant="secondary" size="sm" onClick={() => void save({ notes })}>
+              Save notes
+            </Button>
+          )}
+          {BOOKING_TRANSITIONS[b.status].map((next) => (
+            <Button key={next} variant={next === 'closed' ? 'ghost' : 'secondary'} size="sm" onClick={() => void save({ status: next })}>
+              {next === 'contacted' && b.status === 'closed' ? 'Reopen' : `Mark ${BOOKING_STATUS_LABELS[next].toLowerCase()}`}
+            </Button>
+          ))}
+          {CONVERTIBLE.includes(b.status) && (
+            <Link href={`/clients/new?booking=${b.id}`} className={buttonClasses('primary', 'sm')}>
+              <UserPlus className="h-4 w-4" aria-hidden="true" />
+              Convert to client
+            </Link>
+          )}
+        </div>
+      </div>
+    </Card>
+  );
+}

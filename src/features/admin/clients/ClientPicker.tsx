@@ -1,0 +1,97 @@
+import { useQuery } from '@tanstack/react-query';
+import { Check, X } from 'lucide-react';
+import { useId, useState } from 'react';
+import { TextField } from '../../../components/ui/Field';
+import { useTRPC } from '../../../lib/trpc';
+import { useDebounced } from '../use-debounced';
+
+export type PickedClient = { id: number; fullName: string; email?: string };
+
+/** Choose a client by typing the start of their name, email or phone. */
+export function ClientPicker({
+  value,
+  onChange,
+  error,
+}: {
+  value?: PickedClient;
+  onChange: (client?: PickedClient) => void;
+  error?: string;
+}) {
+  const trpc = useTRPC();
+  const [q, setQ] = useState('');
+  const search = useDebounced(q.trim(), 250);
+  const listId = useId();
+  const found = useQuery({
+    ...trpc.admin.clients.list.queryOptions({ q: search, status: 'active', pageSize: 10 }),
+    enabled: !value && search.length > 0,
+  });
+
+  if (value) {
+    return (
+      <div className="flex flex-col gap-1">
+        <span className="text-sm font-medium text-slate-800">Client</span>
+        <div
+          className="flex items-center justify-between gap-2 rounded-lg border border-brand-300 bg-brand-50 px-3 py-2"
+          data-testid="picked-client"
+        >
+          <span className="flex items-center gap-2 text-slate-900">
+            <Check className="h-4 w-4 text-brand-700" aria-hidden="true" />
+            {value.fullName}
+            {value.email && <span className="text-sm text-slate-600">{value.email}</span>}
+          </span>
+          <button
+            type="button"
+            onClick={() => onChange(undefined)}
+            className="rounded p-1 text-slate-600 hover:bg-white"
+            aria-label="Choose another client"
+          >
+            <X className="h-4 w-4" aria-hidden="true" />
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  const items = found.data?.items ?? [];
+  return (
+    <div className="flex flex-col gap-1">
+      <TextField
+        label="Client"
+        type="search"
+        placeholder="Type a name, email or phone"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        error={error}
+        aria-controls={listId}
+        autoComplete="off"
+      />
+      {search.length > 0 && (
+        <ul
+          id={listId}
+          aria-label="Matching clients"
+          className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white"
+          data-testid="client-picker-results"
+        >
+          {found.isPending ? (
+            <li className="px-3 py-2 text-sm text-slate-600">Searching…</li>
+          ) : items.length === 0 ? (
+            <li className="px-3 py-2 text-sm text-slate-600">No active client starts with “{search}”.</li>
+          ) : (
+            items.map((c) => (
+              <li key={c.id}>
+                <button
+                  type="button"
+                  className="flex w-full flex-col items-start px-3 py-2 text-left hover:bg-brand-50 focus:bg-brand-50"
+                  onClick={() => onChange({ id: c.id, fullName: c.fullName, email: c.email })}
+                >
+                  <span className="font-medium text-slate-900">{c.fullName}</span>
+                  <span className="text-xs text-slate-600">{c.email}</span>
+                </button>
+              </li>
+            ))
+          )}
+        </ul>
+      )}
+    </div>
+  );
+}

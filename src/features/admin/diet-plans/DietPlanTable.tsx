@@ -1,0 +1,57 @@
+import { Link } from 'wouter';
+import { formatDay } from '../../../lib/format';
+import { formatBytes } from '../format';
+import { Badge, Table, td, th } from '../ui';
+
+type Row = {
+  id: number;
+  client: { id: number; fullName: string };
+  title: string;
+  from: string;
+  to: string;
+  version: number;
+  source: 'upload' | 'composed';
+  bytes: number;
+};
+
+export function DietPlanTable({ items, showClient = true }: { items: Row[]; showClient?: boolean }) {
+  return (
+    <Table label="Diet plans">
+      <thead>
+        <tr>
+          <th className={th}>Plan</th>
+          {showClient && <th className={th}>Client</th>}
+          <th className={th}>Period</th>
+          <th className={th}>Kind</th>
+          <th className={th}>Version</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100" data-testid="diet-plan-rows">
+        {items.map((p) => (
+          <tr key={p.id}>
+            <td className={td}>
+              <Link href={`/diet-plans/${p.id}`} className="font-semibold text-brand-800 hover:underline">
+                {p.title}
+              </Link>
+            </td>
+            {showClient && (
+              <td className={td}>
+                <Link href={`/clients/${p.client.id}`} className="hover:underline">
+                  {p.client.fullName}
+                </Link>
+              </td>
+            )}
+            <td className={`${td} whitespace-nowrap`}>
+              {formatDay(p.from)} – {formatDay(p.to)}
+            </td>
+            <td className={td}>
+              {p.source === 'composed' ? <Badge tone="teal">Composed</Badge> : <Badge tone="slate">Uploaded PDF</Badge>}
+              <span className="block text-xs text-slate-500">{formatBytes(p.bytes)}</span>
+            </td>
+            <td className={td}>v{p.version}</td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

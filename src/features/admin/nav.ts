@@ -1,0 +1,35 @@
+import {
+  CalendarClock,
+  ClipboardList,
+  CreditCard,
+  FileText,
+  LayoutDashboard,
+  LifeBuoy,
+  type LucideIcon,
+  Mail,
+  Newspaper,
+  Star,
+  Users,
+} from 'lucide-react';
+
+export type AdminLink = { title: string; href: string; Icon: LucideIcon };
+
+/** The console's drawer, relative to /admin. */
+export const ADMIN_LINKS: AdminLink[] = [
+  { title: 'Overview', href: '/', Icon: LayoutDashboard },
+  { title: 'Clients', href: '/clients', Icon: Users },
+  { title: 'Feed', href: '/feed', Icon: Newspaper },
+  { title: 'Diet plans', href: '/diet-plans', Icon: FileText },
+  { title: 'Subscriptions', href: '/subscriptions', Icon: CreditCard },
+  { title: 'Bookings', href: '/bookings', Icon: CalendarClock },
+  { title: 'Support', href: '/support', Icon: LifeBuoy },
+  { title: 'Reviews', href: '/reviews', Icon: Star },
+  { title: 'Outbox', href: '/outbox', Icon: Mail },
+  { title: 'Audit log', href: '/audit', Icon: ClipboardList },
+];
+
+/** A link stays highlighted on its sub-pages (/clients/12 under Clients). */
+export function isCurrent(link: AdminLink, location: string): boolean {
+  const path = location.replace(/\/+$/, '') || '/';
+  return link.href === '/' ? path === '/' : path === link.href || path.startsWith(`${link.href}/`);
+}

@@ -1,0 +1,73 @@
+import { useQuery } from '@tanstack/react-query';
+import { CalendarClock, CreditCard, LifeBuoy, type LucideIcon, Star, Users } from 'lucide-react';
+import { Link } from 'wouter';
+import { useTRPC } from '../../../lib/trpc';
+import { VisitsChart } from '../charts/VisitsChart';
+import { Card, Loading, LoadError, Page } from '../ui';
+
+export function OverviewPage() {
+  const trpc = useTRPC();
+  const overview = useQuery(trpc.admin.overview.get.queryOptions());
+  return (
+    <Page title="Overview" lead="What needs attention today, and how the site is doing.">
+      {overview.isPending ? (
+        <Loading label="Loading the overview" />
+      ) : overview.isError ? (
+        <LoadError error={overview.error} onRetry={() => void overview.refetch()} />
+      ) : (
+        <div className="flex flex-col gap-5">
+          <div className="grid grid-cols-2 gap-3 lg:grid-cols-5" data-testid="overview-stats">
+            <Stat href="/bookings" Icon={CalendarClock} label="New bookings" value={overview.data.newBookings} hint="waiting for a call" />
+            <Stat
+              href="/support"
+              Icon={LifeBuoy}
+              label="Open support requests"
+              value={overview.data.openSupportRequests}
+              hint="to answer"
+            />
+            <Stat
+              href="/subscriptions"
+              Icon={CreditCard}
+              label="Active subscriptions"
+              value={overview.data.activeSubscriptions}
+              hint="running today"
+            />
+            <Stat href="/clients" Icon={Users} label="Active clients" value={overview.data.activeClients} hint="with an account" />
+            <Stat
+              href="/reviews"
+              Icon={Star}
+              label="Average rating"
+              value={overview.data.rating.average === null ? '—' : `${overview.data.rating.average.toFixed(1)} ★`}
+              hint={`${overview.data.rating.count} ${overview.data.rating.count === 1 ? 'review' : 'reviews'}`}
+            />
+          </div>
+          <Card title="Visits, last 30 days">
+            <div className="p-4 sm:p-5">
+              <VisitsChart days={overview.data.visits} />
+            </div>
+          </Card>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+function Stat({ href, Icon, label, value, hint }: { href: string; Icon: LucideIcon; label: string; value: number | string; hint: string }) {
+  return (
+    <Link
+      href={href}
+      className="group flex flex-col items-start gap-2 rounded-2xl border border-slate-200 bg-white p-3 shadow-sm transition-colors hover:border-brand-300 sm:flex-row sm:gap-3 sm:p-4"
+    >
+      <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 sm:h-10 sm:w-10">
+        <Icon className="h-5 w-5" aria-hidden="true" />
+      </span>
+      <span className="min-w-0">
+        <span className="block text-sm font-medium text-slate-600">{label}</span>
+        <span className="block text-2xl font-bold text-slate-900" data-testid={`stat-${label}`}>
+          {value}
+        </span>
+        <span className="block text-xs text-slate-500">{hint}</span>
+      </span>
+    </Link>
+  );
+}

@@ -1,0 +1,167 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { LifeBuoy, Reply } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Link } from 'wouter';
+import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Button } from '../../../components/ui/Button';
+import { TextAreaField } from '../../../components/ui/Field';
+import { errorMessage } from '../../../lib/errors';
+import { useTRPC } from '../../../lib/trpc';
+import { formatMoment } from '../format';
+import { Badge, Card, EmptyState, Loading, LoadError, Page, Pager, Segmented, toastError } from '../ui';
+
+const PAGE_SIZE = 10;
+const FILTERS = [
+  { value: 'open', label: 'Open' },
+  { value: 'answered', label: 'Answered' },
+  { value: 'all', label: 'All' },
+] as const;
+
+type Request = {
+  id: number;
+  userId: number | null;
+  name: string;
+  email: string;
+  message: string;
+  status: 'open' | 'answered';
+  reply: string | null;
+  answeredAt: Date | null;
+  answeredBy: string | null;
+  createdAt: Date;
+};
+
+export function SupportPage() {
+  const trpc = useTRPC();
+  const [status, setStatus] = useState<'open' | 'answered' | 'all'>('open');
+  const [page, setPage] = useState(0);
+  const list = useQuery({
+    ...trpc.admin.support.list.queryOptions({ status, page, pageSize: PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Page title="Support" lead="Messages from the Contact Us form. Open ones are listed oldest first." width="max-w-4xl">
+      <div className="mb-4">
+        <Segmented
+          label="Request status"
+          value={status}
+          options={FILTERS}
+          onChange={(s) => {
+            setStatus(s);
+            setPage(0);
+          }}
+        />
+      </div>
+      {list.isPending ? (
+        <Loading label="Loading requests" />
+      ) : list.isError ? (
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.items.length === 0 ? (
+        <Card>
+          <EmptyState Icon={LifeBuoy}>{status === 'open' ? 'Inbox zero: nothing waiting for an answer.' : 'No requests here.'}</EmptyState>
+        </Card>
+      ) : (
+        <div className="flex flex-col gap-4" data-testid="support-list">
+          {list.data.items.map((r) => (
+            <RequestCard key={r.id} request={r} />
+          ))}
+          <Card>
+            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} label="requests" />
+          </Card>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+function RequestCard({ request: r }: { request: Request }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const overlay = useLoadingOverlay();
+  const reply = useMutation(trpc.admin.support.reply.mutationOptions());
+  const setStatus = useMutation(trpc.admin.support.setStatus.mutationOptions());
+  const [replying, setReplying] = useState(false);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string>();
+
+  const done = async (work: Promise<{ message: string }>, onOk?: () => void) => {
+    try {
+      const answer = await overlay.run(work);
+      await queryClient.invalidateQueries(trpc.admin.pathFilter());
+      toast.success(answer.message);
+      onOk?.();
+    } catch (e) {
+      setError(errorMessage(e));
+      toastError(e);
+    }
+  };
+
+  return (
+    <Card
+      title={
+        <span className="flex flex-wrap items-center gap-2">
+          {r.name}
+          {r.status === 'open' ? <Badge tone="amber">Open</Badge> : <Badge tone="green">Answered</Badge>}
+          {r.userId && (
+            <Link href={`/clients/${r.userId}`} className="text-sm font-normal text-brand-800 hover:underline">
+              client #{r.userId}
+            </Link>
+          )}
+        </span>
+      }
+      actions={<span className="text-sm text-slate-500">{formatMoment(r.createdAt)}</span>}
+    >
+      <div className="flex flex-col gap-3 p-4 sm:p-5" data-testid="support-request">
+        <a href={`mailto:${r.email}`} className="self-start text-sm text-brand-800 hover:underline">
+          {r.email}
+        </a>
+        <p className="whitespace-pre-line text-slate-800">{r.message}</p>
+        {r.reply && (
+          <blockquote className="rounded-xl border-l-4 border-brand-300 bg-brand-50 p-3 text-sm text-slate-800">
+            <p className="whitespace-pre-line">{r.reply}</p>
+            <footer className="mt-1 text-xs text-slate-600">
+              {r.answeredBy ?? 'A dietitian'} · {formatMoment(r.answeredAt)}
+            </footer>
+          </blockquote>
+        )}
+        {replying ? (
+          <div className="flex flex-col gap-2">
+            <TextAreaField
+              label={`Reply to ${r.name} (sent by email)`}
+              rows={4}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              error={error}
+            />
+            <div className="flex justify-end gap-2">
+              <Button variant="secondary" size="sm" onClick={() => setReplying(false)}>
+                Cancel
+              </Button>
+              <Button size="sm" onClick={() => void done(reply.mutateAsync({ id: r.id, reply: text }), () => setReplying(false))}>
+                Send reply
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <div className="flex flex-wrap justify-end gap-2">
+            {r.status === 'open' ? (
+              <>
+                <Button variant="ghost" size="sm" onClick={() => void done(setStatus.mutateAsync({ id: r.id, status: 'answered' }))}>
+                  Mark answered
+                </Button>
+                <Button size="sm" onClick={() => setReplying(true)}>
+                  <Reply className="h-4 w-4" aria-hidden="true" />
+                  Reply
+                </Button>
+              </>
+            ) : (
+              <Button variant="ghost" size="sm" onClick={() => void done(setStatus.mutateAsync({ id: r.id, status: 'open' }))}>
+                Reopen
+              </Button>
+            )}
+          </div>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter } from '../../server/trpc/root.js';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+
+/**
+ * Every admin procedure, found by walking the router (not listed by hand;
+ * at run time `_def.procedures` is flat, keyed by dotted path):
+ * a procedure added later is covered the moment it exists.
+ */
+type AnyProcedure = { _def: { type: 'query' | 'mutation' | 'subscription' } };
+const adminProcedures = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)
+  .filter(([path]) => path.startsWith('admin.'))
+  .map(([path, procedure]) => ({ path, type: procedure._def.type }));
+
+let server: TestServer;
+let client: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [client, admin] = await Promise.all([server.user(), server.user({ role: 'admin' })]);
+});
+afterAll(() => server?.stop());
+
+/** One tRPC call over HTTP, the way the browser makes it (superjson envelope, no batching). */
+function call(path: string, type: string, token: string | undefined, input: unknown = {}) {
+  const envelope = JSON.stringify({ json: input });
+  return type === 'query'
+    ? server.request('GET', `/trpc/${path}?input=${encodeURIComponent(envelope)}`, { token })
+    : server.request('POST', `/trpc/${path}`, { token, body: envelope, headers: { 'content-type': 'application/json' } });
+}
+
+describe('the admin role guard', () => {
+  it('finds every area of the console in the router', () => {
+    const areas = new Set(adminProcedures.map((p) => p.path.split('.')[1]));
+    expect([...areas].sort()).toEqual([
+      'audit',
+      'bookings',
+      'clients',
+      'dietPlans',
+      'outbox',
+      'overview',
+      'reviews',
+      'subscriptions',
+      'support',
+    ]);
+    expect(adminProcedures.length).toBeGreaterThanOrEqual(25);
+    expect(adminProcedures.every((p) => p.type !== 'subscription')).toBe(true);
+  });
+
+  it.each(adminProcedures)('$path ($type) answers 401 without a token', async ({ path, type }) => {
+    const res = await call(path, type, undefined);
+    expect(res.status).toBe(401);
+    expect(res.body.error.json.message).toBe('Your session has expired. Please sign in again.');
+  });
+
+  it.each(adminProcedures)('$path ($type) answers 403 to a client', async ({ path, type }) => {
+    const res = await call(path, type, client.token);
+    expect(res.status).toBe(403);
+    expect(res.body.error.json.message).toBe('Only dietitians can do that.');
+  });
+
+  it.each(adminProcedures)('$path ($type) lets an admin through to input validation', async ({ path, type }) => {
+    // Input deliberately wrong: the answer must come from the procedure itself, not the guard.
+    const res = await call(path, type, admin.token, { id: 'not-a-number', page: -1, clientId: 'x' });
+    expect([200, 400]).toContain(res.status);
+  });
+});
