@@ -5,6 +5,7 @@ import { BRAND } from '../brand.js';
 import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
+import { recordAudit } from '../audit/record.js';
 import { type FeedBus, lockFeedWrites } from '../realtime/feed-bus.js';
 import * as repo from './repo.js';
 import {
@@ -89,10 +90,19 @@ async function itemFor(db: Db, viewerId: number, postId: number): Promise<FeedIt
   return toFeedItem(row);
 }
 
+/** The first words of a post, for the audit trail. */
+const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 57).trimEnd()}…` : text);
+
 export async function createPost(deps: FeedDeps, admin: SessionUser, input: CreatePostInput) {
   return deps.db.transaction().execute(async (trx) => {
     await lockFeedWrites(trx);
     const { id } = await repo.insertPost(trx, admin.id, input.desc);
+    await recordAudit(trx, admin, {
+      action: 'feed_post.created',
+      entity: 'feed_post',
+      entityId: id,
+      summary: `Posted to the feed: “${excerpt(input.desc)}”`,
+    });
     await deps.feedBus.publish(trx, { kind: 'post.created', postId: id, actorId: admin.id });
     return itemFor(trx, admin.id, id);
   });
@@ -103,6 +113,12 @@ export async function updatePost(deps: FeedDeps, admin: SessionUser, input: Upda
     await lockFeedWrites(trx);
     const updated = await repo.updatePost(trx, input.id, input.desc);
     if (!updated) throw notFound(POST_NOT_FOUND);
+    await recordAudit(trx, admin, {
+      action: 'feed_post.updated',
+      entity: 'feed_post',
+      entityId: input.id,
+      summary: `Edited feed post #${input.id}: “${excerpt(input.desc)}”`,
+    });
     await deps.feedBus.publish(trx, { kind: 'post.updated', postId: input.id, actorId: admin.id });
     return itemFor(trx, admin.id, input.id);
   });
@@ -113,6 +129,12 @@ export async function removePost(deps: FeedDeps, admin: SessionUser, postId: num
     await lockFeedWrites(trx);
     const removed = await repo.deletePost(trx, postId);
     if (!removed) throw notFound(POST_NOT_FOUND);
+    await recordAudit(trx, admin, {
+      action: 'feed_post.deleted',
+      entity: 'feed_post',
+      entityId: postId,
+      summary: `Deleted feed post #${postId}`,
+    });
     await deps.feedBus.publish(trx, { kind: 'post.deleted', postId, actorId: admin.id });
     return { id: removed.id };
   });

@@ -315,6 +315,22 @@ describe('admin procedures feed.create / feed.update / feed.remove', () => {
     const kinds = await server.deps.db.selectFrom('feed_events').select('kind').where('post_id', '=', post.id).orderBy('id').execute();
     expect(kinds.map((k) => k.kind)).toEqual(['post.created', 'like.changed', 'post.deleted']);
   });
+
+  it('records who created, edited and deleted a post in the audit log', async () => {
+    const post = await asAdmin.feed.create.mutate({ desc: 'Audited post' });
+    await asAdmin.feed.update.mutate({ id: post.id, desc: 'Audited post, edited' });
+    await asAdmin.feed.remove.mutate({ id: post.id });
+    const trail = await server.deps.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_id', 'summary'])
+      .where('entity', '=', 'feed_post')
+      .where('entity_id', '=', post.id)
+      .orderBy('id')
+      .execute();
+    expect(trail.map((t) => t.action)).toEqual(['feed_post.created', 'feed_post.updated', 'feed_post.deleted']);
+    expect(trail.every((t) => t.actor_id === admin.id)).toBe(true);
+    expect(trail[0]!.summary).toContain('Audited post');
+  });
 });
 
 describe('feed.list over tRPC', () => {

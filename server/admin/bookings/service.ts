@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.js';
 import type { ConsultationStatus } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { splitFullName } from '../../users/service.js';
-import { changedFields, recordAudit } from '../audit.js';
+import { changedFields, recordAudit } from '../../audit/record.js';
 import { paged } from '../paging.js';
 import { heightTextToMetres } from './height.js';
 import * as repo from './repo.js';

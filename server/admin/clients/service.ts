@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { fromHalfStars } from '../../rating/schema.js';
 import { createUser } from '../../users/service.js';
 import { listWeights } from '../../weight/repo.js';
-import { changedFields, recordAudit } from '../audit.js';
+import { changedFields, recordAudit } from '../../audit/record.js';
 import { markBookingConverted } from '../bookings/repo.js';
 import { paged } from '../paging.js';
 import { createSetPasswordLink, welcomeMail } from './invite.js';

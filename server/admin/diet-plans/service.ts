@@ -8,7 +8,7 @@ import { createDietPlan, pdfProblem } from '../../diet-plan/service.js';
 import { signPdfLink } from '../../diet-plan/signed-url.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { renderDietPlanPdf } from '../../pdf/diet-plan.js';
-import { recordAudit } from '../audit.js';
+import { recordAudit } from '../../audit/record.js';
 import { paged } from '../paging.js';
 import * as repo from './repo.js';
 import type { DietPlanDetail, ReviseDietPlanInput } from './schema.js';

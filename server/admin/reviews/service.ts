@@ -2,7 +2,7 @@ import type { SessionUser } from '../../auth/session.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, notFound } from '../../errors.js';
 import { fromHalfStars } from '../../rating/schema.js';
-import { recordAudit } from '../audit.js';
+import { recordAudit } from '../../audit/record.js';
 import { offsetOf, paged } from '../paging.js';
 import { MAX_TESTIMONIALS, MIN_PUBLISHED_TESTIMONIALS, type Testimonial } from './schema.js';
 

@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { isSubscriptionExpired } from '../../subscription/period.js';
 import { assignSubscription } from '../../subscription/service.js';
 import { todayUtc } from '../../validation.js';
-import { recordAudit } from '../audit.js';
+import { recordAudit } from '../../audit/record.js';
 import { offsetOf, paged } from '../paging.js';
 import type { AdminSubscription } from './schema.js';
 

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Db } from '../../db/index.js';
 import { notFound } from '../../errors.js';
 import type { Mail } from '../../mail/mailer.js';
-import { recordAudit } from '../audit.js';
+import { recordAudit } from '../../audit/record.js';
 import { offsetOf, paged } from '../paging.js';
 
 const REQUEST_MISSING = 'That support request does not exist.';

@@ -15,7 +15,7 @@ export type AuditEntry = {
 /**
  * Writes one line of the audit trail. Call it with the transaction that makes
  * the change, so the trail and the change commit (or roll back) together.
- * Exported for other domains' admin-only writes (e.g. feed posts).
+ * Lives outside admin/ because other domains' admin-only writes (feed posts) record too.
  */
 export async function recordAudit(trx: Db, actor: Pick<SessionUser, 'id' | 'email'>, entry: AuditEntry): Promise<void> {
   await trx
