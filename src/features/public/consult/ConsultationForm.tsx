@@ -1,0 +1,140 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import {
+  CONSULTATION_BOOKED,
+  type ConsultationFormInput,
+  type ConsultationFormValues,
+  consultationForm,
+  DEFAULT_GENDER,
+  GENDERS,
+} from '../../../../server/consultation/schema';
+import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Button } from '../../../components/ui/Button';
+import { controlClasses, FieldShell, TextField } from '../../../components/ui/Field';
+import { errorMessage, fieldErrors } from '../../../lib/errors';
+import { useTRPC } from '../../../lib/trpc';
+import { RadioGroupField } from './RadioGroupField';
+
+type Fields = Record<keyof ConsultationFormInput, string>;
+
+/** Every field starts empty except gender, which starts on Male (spec 9). */
+export const EMPTY_CONSULTATION: Fields = {
+  name: '',
+  email: '',
+  gender: String(DEFAULT_GENDER),
+  age: '',
+  height: '',
+  weight: '',
+  state: '',
+  contact: '',
+  country: '',
+  isMedicalCondition: '',
+};
+
+const GENDER_OPTIONS = GENDERS.map((g) => ({ value: String(g.value), label: g.label }));
+const CONDITION_OPTIONS = [
+  { value: '1', label: 'Yes' },
+  { value: '0', label: 'No' },
+] as const;
+
+/**
+ * Spec 2, 3, 5 and 8: the booking form. Rules and messages are the server's
+ * schema; the countries load when the form opens; the overlay covers the
+ * page while it submits; success toasts, then `onBooked` closes the modal.
+ */
+export function ConsultationForm({ onBooked }: { onBooked: () => void }) {
+  const trpc = useTRPC();
+  const overlay = useLoadingOverlay();
+  const countries = useQuery({ ...trpc.countries.list.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
+  const book = useMutation(trpc.consultation.book.mutationOptions());
+  const countryId = useId();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<Fields, unknown, ConsultationFormValues>({
+    resolver: zodResolver(consultationForm) as never,
+    defaultValues: EMPTY_CONSULTATION,
+  });
+
+  useEffect(() => {
+    if (countries.error) toast.error(errorMessage(countries.error));
+  }, [countries.error]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await overlay.run(book.mutateAsync(values));
+      toast.success(CONSULTATION_BOOKED);
+      reset(EMPTY_CONSULTATION);
+      onBooked();
+    } catch (err) {
+      for (const [field, messages] of Object.entries(fieldErrors(err))) {
+        if (field in EMPTY_CONSULTATION) setError(field as keyof Fields, { message: messages[0] });
+      }
+      toast.error(errorMessage(err));
+    }
+  });
+
+  const countryError = errors.country?.message;
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Consultation booking form">
+      <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
+      <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+      <RadioGroupField legend="Gender" options={GENDER_OPTIONS} error={errors.gender?.message} {...register('gender')} />
+      <div className="grid gap-4 xs:grid-cols-2">
+        <TextField label="Age" type="number" inputMode="numeric" min={1} error={errors.age?.message} {...register('age')} />
+        <TextField label="Height (feet)" placeholder={'e.g. 5\'6"'} error={errors.height?.message} {...register('height')} />
+        <TextField
+          label="Weight (kg)"
+          type="number"
+          inputMode="decimal"
+          step="any"
+          min={1}
+          error={errors.weight?.message}
+          {...register('weight')}
+        />
+        <TextField label="State" autoComplete="address-level1" error={errors.state?.message} {...register('state')} />
+      </div>
+      <TextField
+        label="Contact number"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        placeholder="10 to 13 digits"
+        error={errors.contact?.message}
+        {...register('contact')}
+      />
+      <FieldShell label="Country" id={countryId} error={countryError}>
+        <select
+          id={countryId}
+          aria-invalid={countryError ? true : undefined}
+          aria-describedby={countryError ? `${countryId}-error` : undefined}
+          aria-busy={countries.isPending}
+          className={controlClasses(Boolean(countryError))}
+          {...register('country')}
+        >
+          <option value="">{countries.isPending ? 'Loading countries…' : 'Select your country'}</option>
+          {countries.data?.map((c) => (
+            <option key={c.id} value={String(c.id)}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </FieldShell>
+      <RadioGroupField
+        legend="Do you have a medical condition?"
+        options={CONDITION_OPTIONS}
+        error={errors.isMedicalCondition?.message}
+        {...register('isMedicalCondition')}
+      />
+      <Button type="submit" size="lg" className="mt-2 w-full">
+        Consult
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect, useRef, useState } from 'react';
+import { REDUCED_MOTION_QUERY } from './use-media-query';
+
+/**
+ * Spec 2: a section animates in once, the first time `threshold` of it is
+ * visible (0.2 for connect-us and stories, 0.3 for the free-trial banner).
+ * Without IntersectionObserver, or when the visitor prefers less motion, the
+ * section is simply shown.
+ */
+export function useReveal<T extends Element>(threshold: number) {
+  const ref = useRef<T>(null);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || shown) return;
+    if (typeof IntersectionObserver === 'undefined' || window.matchMedia(REDUCED_MOTION_QUERY).matches) {
+      setShown(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting && e.intersectionRatio >= threshold)) {
+          setShown(true);
+          observer.disconnect();
+        }
+      },
+      { threshold },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [threshold, shown]);
+  return { ref, shown };
+}
+
+/** Classes for the animate-in: only opacity and transform change, so nothing shifts the layout. */
+export const revealClasses = (shown: boolean) =>
+  `transition-[opacity,transform] duration-700 ease-out motion-reduce:transition-none ${shown ? 'opacity-100 translate-y-0' : 'opacity-0 translate-y-6'}`;

@@ -1,0 +1,70 @@
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DESKTOP, launchBrowser, openContext } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/**
+ * The JavaScript budget of the home page, in gzip bytes: everything the
+ * page downloads on a first visit, including what scrolling to the bottom
+ * loads. Raise it only with a reason (README, "Performance budget").
+ */
+export const HOME_JS_BUDGET_GZIP = 135_000;
+
+/** Chunks that belong to the signed-in areas: a public page must never download them. */
+const PRIVATE_CHUNK = /\/assets\/(DashboardArea|AdminArea)-[\w-]+\.js$/;
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Every JavaScript file the page downloads while `visit` runs, with its gzip size. */
+async function scriptsLoaded(page: Page, visit: () => Promise<void>) {
+  const pending: Promise<{ url: string; gzip: number }>[] = [];
+  page.on('response', (response) => {
+    const url = response.url();
+    if (!url.startsWith(server.url) || !new URL(url).pathname.endsWith('.js')) return;
+    pending.push(response.body().then((body) => ({ url, gzip: gzipSync(body, { level: 9 }).length })));
+  });
+  await visit();
+  await page.waitForLoadState('networkidle');
+  return Promise.all(pending);
+}
+
+it(`loads at most ${HOME_JS_BUDGET_GZIP} gzip bytes of JavaScript on the home page, and no dashboard code`, async () => {
+  const { context, errors } = await openContext(browser, server, { viewport: DESKTOP });
+  const page = await context.newPage();
+  const scripts = await scriptsLoaded(page, async () => {
+    await page.goto('/');
+    await page.locator('h1').waitFor();
+    // Scroll to the bottom too, so anything loaded on the way counts.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    for (let y = 0; y <= height; y += 600) await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
+  });
+  const total = scripts.reduce((sum, s) => sum + s.gzip, 0);
+  const report = scripts.map((s) => `${new URL(s.url).pathname} ${s.gzip}`).join('\n');
+  console.info(`home page JavaScript: ${total} gzip bytes in ${scripts.length} files\n${report}`);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(total, report).toBeLessThanOrEqual(HOME_JS_BUDGET_GZIP);
+  expect(scripts.filter((s) => PRIVATE_CHUNK.test(s.url)).map((s) => s.url)).toEqual([]);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+it('downloads the dashboard chunk only on a dashboard path (the check above can fail)', async () => {
+  const user = await server.user();
+  const { context } = await openContext(browser, server, { viewport: DESKTOP, as: user });
+  const page = await context.newPage();
+  const scripts = await scriptsLoaded(page, async () => {
+    await page.goto('/dashboard/feeds');
+  });
+  expect(scripts.some((s) => /\/assets\/DashboardArea-[\w-]+\.js$/.test(s.url))).toBe(true);
+  await context.close();
+});
