@@ -68,6 +68,7 @@ export async function listen(
           httpServer.closeAllConnections?.();
         });
         await deps.feedBus.stop();
+        await deps.mailer.drain();
       })();
       return closing;
     },

@@ -158,7 +158,7 @@ export async function forgotPassword(deps: AppDeps, meta: RequestMeta, email: st
     const token = sessions.newToken();
     await repo.insertPasswordReset(db, user.id, token, new Date(now.getTime() + RESET_TTL_MS));
     const link = `${publicBaseUrl(deps)}/reset-password?token=${encodeURIComponent(token)}`;
-    await deps.mailer.send(passwordResetMail({ to: user.email, firstName: user.first_name, link, validMinutes: RESET_TTL_MS / 60_000 }));
+    await deps.mailer.queue(passwordResetMail({ to: user.email, firstName: user.first_name, link, validMinutes: RESET_TTL_MS / 60_000 }));
   }
   return { message: MESSAGES.forgotPassword };
 }

@@ -11,7 +11,7 @@ export async function bookConsultation(deps: Pick<AppDeps, 'db' | 'mailer'>, inp
   const country = await findCountry(deps.db, input.country);
   if (!country) throw badRequest(CHOOSE_A_COUNTRY, { country: [CHOOSE_A_COUNTRY] });
   const saved = await repo.insertConsultation(deps.db, input);
-  await deps.mailer.send({
+  await deps.mailer.queue({
     to: BRAND.supportEmail,
     subject: oneLine(`Consultation request #${saved.id} from ${input.name}`),
     text: [

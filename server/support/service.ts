@@ -15,7 +15,7 @@ export const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, ' ').trim();
 export async function createSupportRequest(deps: Pick<AppDeps, 'db' | 'mailer'>, actor: SessionUser | null, input: SupportRequestInput) {
   const from = actor ? { name: actor.fullName, email: actor.email } : { name: input.name ?? '', email: input.email ?? '' };
   const saved = await repo.insertSupportRequest(deps.db, { userId: actor?.id ?? null, ...from, message: input.message });
-  await deps.mailer.send({
+  await deps.mailer.queue({
     to: BRAND.supportEmail,
     subject: oneLine(`Support request #${saved.id} from ${from.name}`),
     text: [

@@ -296,6 +296,7 @@ describe('forgot and reset password', () => {
     expect(unknown.body).toEqual(expected);
     expect(await lastResetToken(server, 'stranger@example.test')).toBeNull();
 
+    await server.deps.mailer.drain(); // delivery runs after the answer (queue)
     const mail = await db().selectFrom('outbox').selectAll().where('to_address', '=', u.email).executeTakeFirstOrThrow();
     expect(mail.subject).toBe('Reset your Poshan password');
     expect(mail.status).toBe('logged');

@@ -31,6 +31,7 @@ describe('POST /api/support/create-support-request', () => {
     expect(saved).toMatchObject({ user_id: null, name: 'Ravi Kumar', email: 'ravi@example.test', status: 'open' });
     expect(saved.message).toBe('Do you have plans for teenagers?');
 
+    await server.deps.mailer.drain(); // delivery runs after the answer (queue)
     const mail = await latestMail();
     expect(mail.to_address).toBe(BRAND.supportEmail);
     expect(mail.subject).toBe(`Support request #${saved.id} from Ravi Kumar`);
