@@ -38,3 +38,34 @@ export async function resolveSessionUser(db: Db, token: string): Promise<Session
     sessionId: row.session_id,
   };
 }
+
+/** Whether a session (found earlier by its token) is still live: not revoked, not expired, its user active. */
+export async function isSessionLive(db: Db, sessionId: number, now = new Date()): Promise<boolean> {
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select('s.id')
+    .where('s.id', '=', sessionId)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where('u.is_active', '=', true)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * For long-lived connections (WebSocket subscriptions), whose context was
+ * resolved once: re-checks the session at most every `everyMs`, so a signed-out,
+ * revoked or expired session stops receiving data.
+ */
+export function liveSessionCheck(db: Db, sessionId: number, everyMs = 15_000): () => Promise<boolean> {
+  let checkedAt = 0; // the first event checks
+  let live = true;
+  return async () => {
+    if (!live) return false;
+    if (Date.now() - checkedAt < everyMs) return true;
+    live = await isSessionLive(db, sessionId);
+    checkedAt = Date.now();
+    return live;
+  };
+}

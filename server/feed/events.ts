@@ -1,3 +1,4 @@
+import { AppError } from '../errors.js';
 import { type TrackedEnvelope, tracked } from '@trpc/server';
 import type { Db } from '../db/index.js';
 import type { Logger } from '../logger.js';
@@ -173,6 +174,8 @@ export async function* feedEventStream(
   viewerId: number,
   lastEventId: string | null | undefined,
   signal: AbortSignal | undefined,
+  /** Re-checks the viewer's session before live events are sent (the socket's context was resolved once). */
+  stillSignedIn: () => Promise<boolean> = async () => true,
 ): AsyncGenerator<Tracked, void, unknown> {
   const inbox = new Inbox(signal ?? new AbortController().signal);
   const unsubscribe = deps.feedBus.subscribe((m) => inbox.push(m));
@@ -201,6 +204,7 @@ export async function* feedEventStream(
         continue;
       }
       if (message.eventId <= replayedUpTo) continue;
+      if (!(await stillSignedIn())) throw new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
       let event: FeedEvent | null;
       try {
         event = await viewLive(deps, viewerId, message);

@@ -1,4 +1,5 @@
 import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
+import { liveSessionCheck } from '../auth/session.js';
 import { feedEventStream } from './events.js';
 import {
   createPostInput,
@@ -48,6 +49,6 @@ export const feedRouter = router({
    * events are replayed.
    */
   events: clientProcedure.input(feedEventsInput).subscription(async function* ({ ctx, input, signal }) {
-    yield* feedEventStream(ctx.deps, ctx.user.id, input?.lastEventId, signal);
+    yield* feedEventStream(ctx.deps, ctx.user.id, input?.lastEventId, signal, liveSessionCheck(ctx.deps.db, ctx.user.sessionId));
   }),
 });

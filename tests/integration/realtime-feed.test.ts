@@ -167,6 +167,22 @@ describe('feed.events: a fresh subscriber', () => {
   });
 });
 
+describe('feed.events: after sign-out', () => {
+  it('stops sending to a socket whose session was signed out', async () => {
+    const carol = await server.user();
+    const post = await newPost('After sign-out');
+    const carolFeed = recordFeed(connect(server.url, carol.token).client);
+    await carolFeed.ready();
+    const from = carolFeed.received.length;
+    const out = await server.request('PUT', '/api/auth/sign-out', { token: carol.token });
+    expect(out.status).toBe(200);
+    await toggleLike(server, alice, post);
+    const err = await carolFeed.error();
+    expect(err.data?.code).toBe('UNAUTHORIZED');
+    expect(carolFeed.received.slice(from)).toEqual([]);
+  });
+});
+
 describe('the feed bus', () => {
   it('finds an event whose notification never came, even when no later event arrives', async () => {
     const postId = await newPost('Quiet');
