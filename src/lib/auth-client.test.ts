@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decryptPassword, generateRsaKeyPair, parseEncryptedPassword, publicJwk } from '../../server/auth/key-crypto';
-import { encryptPassword } from './auth-client';
+import { encryptPassword, signedOutPath } from './auth-client';
 
 describe('encryptPassword', () => {
   it('produces enc:<kid>:<base64url> that the server decrypts back to the password', async () => {
@@ -21,5 +21,15 @@ describe('encryptPassword', () => {
     const { publicKey } = await generateRsaKeyPair();
     const key = { kid: 'k', jwk: publicJwk(publicKey, 'k') };
     expect(await encryptPassword(key, 'same')).not.toBe(await encryptPassword(key, 'same'));
+  });
+});
+
+describe('signedOutPath', () => {
+  it('sends the console back to its own sign-in and everything else to the root', () => {
+    expect(signedOutPath('/admin')).toBe('/admin/login');
+    expect(signedOutPath('/admin/clients/12')).toBe('/admin/login');
+    expect(signedOutPath('/administrators')).toBe('/');
+    expect(signedOutPath('/dashboard/feeds')).toBe('/');
+    expect(signedOutPath('/login')).toBe('/');
   });
 });

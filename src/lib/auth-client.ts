@@ -1,8 +1,10 @@
-import { createTRPCClient, httpLink, type TRPCLink, TRPCClientError } from '@trpc/client';
+import type { QueryClient } from '@tanstack/react-query';
+import { createTRPCClient, httpLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable, type Unsubscribable } from '@trpc/server/observable';
 import { toast } from 'sonner';
 import superjson from 'superjson';
 import { navigate } from 'wouter/use-browser-location';
+import type { Role } from '../../server/auth/roles';
 import type { AppRouter } from '../../server/trpc/root';
 import { type SessionInfo, session } from './session';
 
@@ -43,10 +45,29 @@ export function storeSignedIn(data: SessionAnswer['data']) {
 }
 
 /**
- * A client without the refresh link, for the refresh call itself (so a
+ * A client without the refresh link or a session token, for the calls that
+ * happen outside a session: signing in, and the refresh call itself (so a
  * failing refresh can never trigger another refresh).
  */
 const bareClient = createTRPCClient<AppRouter>({ links: [httpLink({ url: '/trpc', transformer: superjson })] });
+
+/**
+ * Signs in with the password encrypted in the page, then stores the session.
+ * The role says which door: the client login (2) or the console (1).
+ * `queryCache` is the app's query client: nothing cached for an earlier
+ * session may show in this one.
+ */
+export async function signInWithPassword(
+  queryCache: QueryClient,
+  { email, password, role }: { email: string; password: string; role: Role },
+): Promise<SessionAnswer> {
+  // The key rotates: fetch the current one for every attempt.
+  const key = await bareClient.auth.publicKey.query();
+  const answer = await bareClient.auth.signIn.mutate({ email, password: await encryptPassword(key, password), role });
+  queryCache.removeQueries();
+  storeSignedIn(answer.data);
+  return answer;
+}
 
 let inflight: Promise<boolean> | null = null;
 
@@ -86,11 +107,21 @@ export function refreshSession(staleToken: string | null = session.token()): Pro
   return inflight;
 }
 
-/** The session is over: wipe it, go to the root, say why (once, even if several calls fail together). */
+/** The console's own sign-in page. */
+export const ADMIN_LOGIN = '/admin/login';
+
+/**
+ * Where a session that ends (signed out, expired or refused) leaves the user:
+ * the root (spec 4), except in the console, which goes back to its own sign-in.
+ */
+export const signedOutPath = (path = location.pathname) => (path === '/admin' || path.startsWith('/admin/') ? ADMIN_LOGIN : '/');
+
+/** The session is over: wipe it, leave for `signedOutPath`, say why (once, even if several calls fail together). */
 export function endExpiredSession(message = SESSION_EXPIRED_MESSAGE) {
   const wasSignedIn = session.isSignedIn();
   session.clear();
-  if (location.pathname !== '/') navigate('/', { replace: true });
+  const destination = signedOutPath();
+  if (location.pathname !== destination) navigate(destination, { replace: true });
   if (wasSignedIn) toast.error(message, { id: 'session-ended' });
 }
 
@@ -102,6 +133,12 @@ const handledErrors = new WeakSet<object>();
 export const isHandled = (error: unknown) => typeof error === 'object' && error !== null && handledErrors.has(error);
 
 export const isUnauthorized = (error: unknown) => error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED';
+
+/** The server answered and refused the session (as opposed to a network or server failure). */
+export const refusedByServer = (error: unknown) => {
+  const status = error instanceof TRPCClientError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
+  return typeof status === 'number' && status >= 400 && status < 500;
+};
 
 /** Calls that must never trigger a renewal: signing in, the renewal itself, and signing out (which takes the refresh token). */
 const NO_RENEWAL = new Set(['auth.signIn', 'auth.refresh', 'auth.signOut', 'auth.publicKey', 'auth.forgotPassword', 'auth.resetPassword']);

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../server/auth/session.js';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { callerFor } from '../integration/admin-callers.js';
@@ -294,5 +295,42 @@ it('a visitor who opens a console page is sent to the console’s sign-in', asyn
   const { context, page: visitorPage } = await newPage(browser, server, { viewport: PHONE });
   await visitorPage.goto('/admin/clients');
   await expectPath(visitorPage, '/admin/login');
+  await context.close();
+});
+
+it('a console session that ends goes to the console’s sign-in, not the public site', async () => {
+  const dietitian = await server.user({ role: 'admin', firstName: 'Kavya', lastName: 'Menon' });
+  await server.deps.db
+    .updateTable('sessions')
+    .set({ revoked_at: new Date() })
+    .where('token_hash', '=', hashToken(dietitian.token))
+    .execute();
+  const { context, page: expiredPage, errors: expiredErrors } = await newPage(browser, server, { viewport: DESKTOP, as: dietitian });
+  await expiredPage.goto('/admin/clients');
+  await expectPath(expiredPage, '/admin/login');
+  await expectToast(expiredPage, 'Your session has expired. Please sign in again.');
+  expect(await expiredPage.evaluate(() => localStorage.getItem('user'))).toBeNull();
+  await expect.poll(() => expiredPage.getByTestId('admin-login-form').count()).toBe(1);
+  // The refused check and refresh are 401s the browser logs; nothing else failed.
+  expect(expiredErrors.filter((e) => !/40[01]/.test(e))).toEqual([]);
+  await context.close();
+});
+
+it('Sign out in the console ends the session on the server and returns to the console’s sign-in', async () => {
+  const dietitian = await server.user({ role: 'admin', firstName: 'Ravi', lastName: 'Kumar' });
+  const { context, page: consolePage, errors: consoleErrors } = await newPage(browser, server, { viewport: DESKTOP, as: dietitian });
+  await consolePage.goto('/admin/clients');
+  await expect.poll(() => consolePage.getByTestId('admin-user-name').textContent()).toBe('Ravi Kumar');
+  await consolePage.getByRole('button', { name: 'Sign out' }).click();
+  await expectPath(consolePage, '/admin/login');
+  await expectToast(consolePage, 'You have been logged out successfully');
+  expect(await consolePage.evaluate(() => localStorage.length)).toBe(0);
+  const session = await server.deps.db
+    .selectFrom('sessions')
+    .select('revoked_at')
+    .where('token_hash', '=', hashToken(dietitian.token))
+    .executeTakeFirstOrThrow();
+  expect(session.revoked_at).not.toBeNull();
+  expect(consoleErrors).toEqual([]);
   await context.close();
 });

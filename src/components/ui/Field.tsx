@@ -1,4 +1,4 @@
-import { forwardRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
+import { forwardRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from 'react';
 
 /**
  * A labelled form control with its error message underneath, wired for
@@ -32,53 +32,52 @@ export const controlClasses = (invalid: boolean) =>
     invalid ? 'border-red-600 focus:ring-red-300' : 'border-slate-300 focus:border-brand-600 focus:ring-brand-200'
   }`;
 
-type InputProps = InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; error?: string; hint?: ReactNode; hideLabel?: boolean };
+/** The id and aria wiring every control shares: its error, else its hint, describes it. */
+export function useControlProps(id: string | undefined, error: string | undefined, hint: ReactNode) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  return {
+    id: inputId,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined,
+  };
+}
 
-export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextField(
+type ControlProps = { label: ReactNode; error?: string; hint?: ReactNode; hideLabel?: boolean };
+
+export const TextField = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & ControlProps>(function TextField(
   { label, error, hint, hideLabel, id, className = '', ...rest },
   ref,
 ) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
-  const describedBy = error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined;
+  const control = useControlProps(id, error, hint);
   return (
-    <FieldShell label={label} error={error} hint={hint} id={inputId} hideLabel={hideLabel}>
-      <input
-        ref={ref}
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`${controlClasses(Boolean(error))} ${className}`}
-        {...rest}
-      />
+    <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel}>
+      <input ref={ref} {...control} className={`${controlClasses(Boolean(error))} ${className}`} {...rest} />
     </FieldShell>
   );
 });
 
-type TextAreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: ReactNode;
-  error?: string;
-  hint?: ReactNode;
-  hideLabel?: boolean;
-};
+export const TextAreaField = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement> & ControlProps>(
+  function TextAreaField({ label, error, hint, hideLabel, id, className = '', ...rest }, ref) {
+    const control = useControlProps(id, error, hint);
+    return (
+      <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel}>
+        <textarea ref={ref} {...control} className={`${controlClasses(Boolean(error))} ${className}`} {...rest} />
+      </FieldShell>
+    );
+  },
+);
 
-export const TextAreaField = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField(
-  { label, error, hint, hideLabel, id, className = '', ...rest },
+export const SelectField = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement> & ControlProps>(function SelectField(
+  { label, error, hint, hideLabel, id, className = '', children, ...rest },
   ref,
 ) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
-  const describedBy = error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined;
+  const control = useControlProps(id, error, hint);
   return (
-    <FieldShell label={label} error={error} hint={hint} id={inputId} hideLabel={hideLabel}>
-      <textarea
-        ref={ref}
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`${controlClasses(Boolean(error))} ${className}`}
-        {...rest}
-      />
+    <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel}>
+      <select ref={ref} {...control} className={`${controlClasses(Boolean(error))} ${className}`} {...rest}>
+        {children}
+      </select>
     </FieldShell>
   );
 });

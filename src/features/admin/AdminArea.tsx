@@ -2,13 +2,14 @@ import { SearchX, ShieldAlert } from 'lucide-react';
 import { Link, Redirect, Route, Switch } from 'wouter';
 import { buttonClasses } from '../../components/ui/Button';
 import { useSignedIn } from '../../lib/use-session';
+import { useSignOut } from '../../lib/use-sign-out';
 import { AdminLoginPage } from './AdminLoginPage';
 import { AdminShell } from './AdminShell';
 import { AuditPage } from './audit/AuditPage';
 import { BookingsPage } from './bookings/BookingsPage';
+import { EditClientPage, NewClientPage } from './clients/ClientFormPages';
 import { ClientPage } from './clients/ClientPage';
 import { ClientsPage } from './clients/ClientsPage';
-import { EditClientPage, NewClientPage } from './clients/ClientFormPages';
 import { DietPlanEditorPage } from './diet-plans/DietPlanEditorPage';
 import { DietPlanPage } from './diet-plans/DietPlanPage';
 import { DietPlansPage } from './diet-plans/DietPlansPage';
@@ -18,8 +19,8 @@ import { OverviewPage } from './overview/OverviewPage';
 import { ReviewsPage } from './reviews/ReviewsPage';
 import { SubscriptionsPage } from './subscriptions/SubscriptionsPage';
 import { SupportPage } from './support/SupportPage';
-import { EmptyState, Loading, LoadError, Page } from './ui';
-import { useAdminCheck, useAdminSignOut } from './use-admin-session';
+import { EmptyState, LoadError, Loading, Page } from './ui';
+import { useAdminCheck } from './use-admin-session';
 
 /**
  * The dietitian console: its own lazy chunk, mounted at /admin with `nest`
@@ -45,7 +46,7 @@ function SignedInConsole() {
 
 function Console() {
   const { check, user, isAdmin } = useAdminCheck();
-  const signOut = useAdminSignOut();
+  const signOut = useSignOut();
   if (check.isPending) return <Loading label="Checking your session" />;
   if (!user) return <LoadError error={check.error} onRetry={() => void check.refetch()} />;
   if (!isAdmin) return <NotADietitian onSignOut={() => void signOut()} />;

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -11,9 +11,8 @@ import { BRAND } from '../../../server/brand';
 import { useLoadingOverlay } from '../../components/LoadingOverlay';
 import { Button } from '../../components/ui/Button';
 import { TextField } from '../../components/ui/Field';
-import { encryptPassword, storeSignedIn } from '../../lib/auth-client';
+import { signInWithPassword } from '../../lib/auth-client';
 import { errorMessage } from '../../lib/errors';
-import { useTRPC } from '../../lib/trpc';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedIn } from '../../lib/use-session';
 import { PasswordField } from '../auth/PasswordField';
@@ -34,23 +33,14 @@ export function AdminLoginPage() {
 }
 
 function LoginForm() {
-  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const overlay = useLoadingOverlay();
-  const signIn = useMutation(trpc.auth.signIn.mutationOptions());
   const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(signInForm), defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+  const onSubmit = form.handleSubmit(async (credentials) => {
     try {
-      const answer = await overlay.run(
-        (async () => {
-          const key = await queryClient.fetchQuery({ ...trpc.auth.publicKey.queryOptions(), staleTime: 0 });
-          return signIn.mutateAsync({ email, password: await encryptPassword(key, password), role: ROLE.admin });
-        })(),
-      );
-      queryClient.removeQueries();
-      storeSignedIn(answer.data);
+      const answer = await overlay.run(signInWithPassword(queryClient, { ...credentials, role: ROLE.admin }));
       toast.success(answer.message);
     } catch (error) {
       toast.error(errorMessage(error));

@@ -1,134 +1,31 @@
-import { LogOut, Menu, PanelLeftClose, ShieldCheck } from 'lucide-react';
-import { type ReactNode, useEffect, useId, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { ShieldCheck } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { BRAND } from '../../../server/brand';
-import { LogoMark } from '../public/layout/Logo';
+import { AppShell } from '../../components/shell/AppShell';
 import { ADMIN_LINKS, isCurrent } from './nav';
 
-const DESKTOP_QUERY = '(min-width: 768px)';
-const isDesktop = () => typeof window !== 'undefined' && window.matchMedia(DESKTOP_QUERY).matches;
-
-/**
- * The console's frame, like the dashboard's: a teal top bar (name, Sign out)
- * and a drawer, 240 px open and icons when collapsed. On phones the open
- * drawer slides over the page and closes on navigation, backdrop or Escape.
- */
+/** The console's frame: the dashboard's, with the console's links and badge. */
 export function AdminShell({ name, onSignOut, children }: { name: string; onSignOut: () => void; children: ReactNode }) {
-  const [desktop, setDesktop] = useState(isDesktop);
-  const [open, setOpen] = useState(isDesktop);
-  const [location] = useLocation();
-  const drawerId = useId();
-
-  useEffect(() => {
-    const list = window.matchMedia(DESKTOP_QUERY);
-    const onChange = () => {
-      setDesktop(list.matches);
-      setOpen(list.matches);
-    };
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  }, []);
-  // Every navigation closes the phone drawer.
-  useEffect(() => {
-    if (!desktop) setOpen(false);
-  }, [location]);
-  useEffect(() => {
-    if (desktop || !open) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [desktop, open]);
-
   return (
-    <div className="min-h-screen bg-slate-50">
-      <a
-        href="#admin-main"
-        className="sr-only z-[1300] rounded-md bg-white px-3 py-2 text-brand-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-      >
-        Skip to content
-      </a>
-      <header className="fixed inset-x-0 top-0 z-[1100] flex h-16 items-center gap-2 bg-brand-700 px-2 text-white shadow-md sm:px-4">
-        <button
-          type="button"
-          onClick={() => setOpen((o) => !o)}
-          aria-expanded={open}
-          aria-controls={drawerId}
-          aria-label={open ? 'Collapse navigation' : 'Expand navigation'}
-          className="rounded-full p-2 hover:bg-white/15"
-        >
-          {open ? <PanelLeftClose className="h-6 w-6" aria-hidden="true" /> : <Menu className="h-6 w-6" aria-hidden="true" />}
-        </button>
-        <Link href="/" className="flex items-center gap-2 rounded-md text-lg font-extrabold tracking-tight">
-          <LogoMark className="h-8 w-8 rounded-lg ring-1 ring-white/40" />
+    <AppShell
+      area="admin"
+      navLabel="Console"
+      homeHref="/"
+      brand={
+        <>
           <span className="hidden xs:inline">{BRAND.name}</span>
           <span className="hidden items-center gap-1 rounded-full bg-white/15 px-2 py-0.5 text-xs font-semibold sm:inline-flex">
             <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" />
             Console
           </span>
-        </Link>
-        <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-4">
-          <span className="truncate text-sm font-semibold sm:text-base" data-testid="admin-user-name">
-            {name}
-          </span>
-          <button
-            type="button"
-            onClick={onSignOut}
-            className="flex shrink-0 items-center gap-1.5 rounded-lg border border-white/70 px-2.5 py-1.5 text-sm font-semibold hover:bg-white hover:text-brand-800 sm:px-3"
-          >
-            <LogOut className="h-4 w-4" aria-hidden="true" />
-            Sign out
-          </button>
-        </div>
-      </header>
-
-      {open && !desktop && (
-        <button
-          type="button"
-          aria-label="Close navigation"
-          tabIndex={-1}
-          className="fixed inset-0 top-16 z-[1040] bg-black/40"
-          onClick={() => setOpen(false)}
-        />
-      )}
-      <nav
-        id={drawerId}
-        aria-label="Console"
-        data-state={open ? 'open' : 'collapsed'}
-        data-testid="admin-drawer"
-        className={`fixed top-16 bottom-0 left-0 z-[1050] overflow-x-hidden overflow-y-auto border-r border-slate-200 bg-white transition-[width] duration-200 ${
-          open ? 'w-60 shadow-xl md:shadow-none' : 'w-14 md:w-16'
-        }`}
-      >
-        <ul className="flex flex-col gap-1 p-2">
-          {ADMIN_LINKS.map((link) => {
-            const current = isCurrent(link, location);
-            return (
-              <li key={link.href}>
-                <Link
-                  href={link.href}
-                  aria-current={current ? 'page' : undefined}
-                  aria-label={open ? undefined : link.title}
-                  title={open ? undefined : link.title}
-                  className={`flex h-11 items-center gap-3 rounded-lg px-2.5 text-[15px] font-medium whitespace-nowrap md:px-3 ${
-                    current ? 'bg-brand-100 font-semibold text-brand-900' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
-                  }`}
-                >
-                  <link.Icon className={`h-5 w-5 shrink-0 ${current ? 'text-brand-700' : 'text-slate-500'}`} aria-hidden="true" />
-                  {open && <span>{link.title}</span>}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-
-      <main
-        id="admin-main"
-        tabIndex={-1}
-        className={`min-h-screen pt-16 transition-[padding] duration-200 focus:outline-none ${open && desktop ? 'md:pl-60' : 'pl-14 md:pl-16'}`}
-      >
-        <div className="px-3 py-5 sm:px-6 sm:py-8">{children}</div>
-      </main>
-    </div>
+        </>
+      }
+      links={ADMIN_LINKS}
+      isCurrent={isCurrent}
+      userName={name}
+      onSignOut={onSignOut}
+    >
+      {children}
+    </AppShell>
   );
 }

@@ -1,21 +1,8 @@
-import {
-  CalendarClock,
-  ClipboardList,
-  CreditCard,
-  FileText,
-  LayoutDashboard,
-  LifeBuoy,
-  type LucideIcon,
-  Mail,
-  Newspaper,
-  Star,
-  Users,
-} from 'lucide-react';
-
-export type AdminLink = { title: string; href: string; Icon: LucideIcon };
+import { CalendarClock, ClipboardList, CreditCard, FileText, LayoutDashboard, LifeBuoy, Mail, Newspaper, Star, Users } from 'lucide-react';
+import type { ShellLink } from '../../components/shell/AppShell';
 
 /** The console's drawer, relative to /admin. */
-export const ADMIN_LINKS: AdminLink[] = [
+export const ADMIN_LINKS: ShellLink[] = [
   { title: 'Overview', href: '/', Icon: LayoutDashboard },
   { title: 'Clients', href: '/clients', Icon: Users },
   { title: 'Feed', href: '/feed', Icon: Newspaper },
@@ -29,7 +16,7 @@ export const ADMIN_LINKS: AdminLink[] = [
 ];
 
 /** A link stays highlighted on its sub-pages (/clients/12 under Clients). */
-export function isCurrent(link: AdminLink, location: string): boolean {
+export function isCurrent(link: ShellLink, location: string): boolean {
   const path = location.replace(/\/+$/, '') || '/';
   return link.href === '/' ? path === '/' : path === link.href || path.startsWith(`${link.href}/`);
 }

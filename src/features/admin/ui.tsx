@@ -1,109 +1,29 @@
-import type { LucideIcon } from 'lucide-react';
-import { AlertTriangle, ChevronLeft, ChevronRight, RotateCw } from 'lucide-react';
-import { type ReactNode, type SelectHTMLAttributes, forwardRef, useId } from 'react';
-import { toast } from 'sonner';
-import { Spinner } from '../../components/Spinner';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/Button';
-import { FieldShell, controlClasses } from '../../components/ui/Field';
-import { isHandled } from '../../lib/auth-client';
-import { errorMessage } from '../../lib/errors';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { Page as BasePage, type PageProps } from '../../components/ui/Page';
+import {
+  EmptyState as BaseEmptyState,
+  LoadError as BaseLoadError,
+  Loading as BaseLoading,
+  type EmptyStateProps,
+  type LoadErrorProps,
+  type LoadingProps,
+} from '../../components/ui/States';
 
-/** The console's building blocks, one look for every screen. */
+/**
+ * The console's building blocks, one look for every screen: the shared
+ * primitives at the console's width and density, and what only the console uses.
+ */
 
-export function Page({
-  title,
-  lead,
-  actions,
-  before,
-  children,
-  width = 'max-w-6xl',
-}: {
-  title: string;
-  lead?: ReactNode;
-  actions?: ReactNode;
-  before?: ReactNode;
-  children: ReactNode;
-  width?: string;
-}) {
-  useDocumentTitle(`${title} · Console`);
-  return (
-    <div className={`mx-auto w-full ${width}`}>
-      {before}
-      <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
-        <div className="min-w-0">
-          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
-          {lead && <p className="mt-1 text-sm text-slate-600 sm:text-base">{lead}</p>}
-        </div>
-        {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
-      </div>
-      {children}
-    </div>
-  );
+/** A console screen: wider than the client's, and its tab says Console. */
+export function Page(props: PageProps) {
+  return <BasePage {...props} width={props.width ?? 'max-w-6xl'} documentTitle={`${props.title} · Console`} />;
 }
 
-export function Card({
-  children,
-  className = '',
-  title,
-  actions,
-}: {
-  children: ReactNode;
-  className?: string;
-  title?: ReactNode;
-  actions?: ReactNode;
-}) {
-  return (
-    <section className={`min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm ${className}`}>
-      {(title || actions) && (
-        <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-4 py-3 sm:px-5">
-          {title && <h2 className="text-lg font-semibold text-slate-900">{title}</h2>}
-          {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
-        </header>
-      )}
-      {children}
-    </section>
-  );
-}
-
-export function EmptyState({ Icon, children, testId }: { Icon: LucideIcon; children: ReactNode; testId?: string }) {
-  return (
-    <div className="flex flex-col items-center justify-center gap-3 px-4 py-12 text-center" data-testid={testId}>
-      <span className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">
-        <Icon className="h-6 w-6" aria-hidden="true" />
-      </span>
-      <p className="font-semibold text-slate-700">{children}</p>
-    </div>
-  );
-}
-
-export function Loading({ label }: { label: string }) {
-  return (
-    <div className="flex justify-center py-12">
-      <Spinner label={label} />
-    </div>
-  );
-}
-
-export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  return (
-    <div className="flex flex-col items-center gap-3 px-4 py-10 text-center" role="alert">
-      <AlertTriangle className="h-8 w-8 text-amber-600" aria-hidden="true" />
-      <p className="max-w-md text-slate-700">{errorMessage(error)}</p>
-      <Button variant="secondary" size="sm" onClick={onRetry}>
-        <RotateCw className="h-4 w-4" aria-hidden="true" />
-        Try again
-      </Button>
-    </div>
-  );
-}
-
-/** Every failed call shows the server's message (once, even if several calls fail alike). */
-export function toastError(error: unknown) {
-  if (isHandled(error)) return;
-  const message = errorMessage(error);
-  toast.error(message, { id: `error:${message}` });
-}
+export const EmptyState = (props: EmptyStateProps) => <BaseEmptyState compact {...props} />;
+export const Loading = (props: LoadingProps) => <BaseLoading compact {...props} />;
+export const LoadError = (props: LoadErrorProps) => <BaseLoadError compact {...props} />;
 
 /** Zero-based server paging: "21–40 of 95" with previous and next. */
 export function Pager({
@@ -189,30 +109,6 @@ export function Segmented<T extends string>({
     </div>
   );
 }
-
-type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { label: ReactNode; error?: string; hint?: ReactNode; hideLabel?: boolean };
-
-export const SelectField = forwardRef<HTMLSelectElement, SelectProps>(function SelectField(
-  { label, error, hint, hideLabel, id, className = '', children, ...rest },
-  ref,
-) {
-  const autoId = useId();
-  const inputId = id ?? autoId;
-  return (
-    <FieldShell label={label} error={error} hint={hint} id={inputId} hideLabel={hideLabel}>
-      <select
-        ref={ref}
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined}
-        className={`${controlClasses(Boolean(error))} ${className}`}
-        {...rest}
-      >
-        {children}
-      </select>
-    </FieldShell>
-  );
-});
 
 /** Label/value rows for a record's details. */
 export function Facts({ items }: { items: [ReactNode, ReactNode][] }) {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { CalendarCheck, FileText, HeartPulse } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -11,9 +11,8 @@ import { signInForm } from '../../../server/auth/schema';
 import { useLoadingOverlay } from '../../components/LoadingOverlay';
 import { Button } from '../../components/ui/Button';
 import { TextField } from '../../components/ui/Field';
-import { encryptPassword, storeSignedIn } from '../../lib/auth-client';
+import { signInWithPassword } from '../../lib/auth-client';
 import { errorMessage } from '../../lib/errors';
-import { useTRPC } from '../../lib/trpc';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedIn } from '../../lib/use-session';
 import { LogoMark } from '../public/layout/Logo';
@@ -40,27 +39,15 @@ const PERKS = [
 ];
 
 function LoginScreen() {
-  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const overlay = useLoadingOverlay();
-  const signIn = useMutation(trpc.auth.signIn.mutationOptions());
   const [forgotOpen, setForgotOpen] = useState(false);
   const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(signInForm), defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+  const onSubmit = form.handleSubmit(async (credentials) => {
     try {
-      const answer = await overlay.run(
-        (async () => {
-          // The key rotates: fetch the current one for every attempt.
-          const key = await queryClient.fetchQuery({ ...trpc.auth.publicKey.queryOptions(), staleTime: 0 });
-          const encrypted = await encryptPassword(key, password);
-          return signIn.mutateAsync({ email, password: encrypted, role: ROLE.client });
-        })(),
-      );
-      // Nothing cached for an earlier session may show in this one.
-      queryClient.removeQueries();
-      storeSignedIn(answer.data);
+      const answer = await overlay.run(signInWithPassword(queryClient, { ...credentials, role: ROLE.client }));
       toast.success(answer.message);
     } catch (error) {
       toast.error(errorMessage(error));

@@ -1,6 +1,8 @@
 import { SearchX } from 'lucide-react';
 import { Link, Redirect, Route, Switch } from 'wouter';
 import { buttonClasses } from '../../components/ui/Button';
+import { Page } from '../../components/ui/Page';
+import { EmptyState } from '../../components/ui/States';
 import { useSignedIn } from '../../lib/use-session';
 import { CheckBmiPage } from './bmi/CheckBmiPage';
 import { DashboardShell } from './DashboardShell';
@@ -8,8 +10,7 @@ import { DietPlansPage } from './diet-plans/DietPlansPage';
 import { FeedsPage } from './feeds/FeedsPage';
 import { WriteReviewPage } from './review/WriteReviewPage';
 import { ActiveSubscriptionPage } from './subscription/ActiveSubscriptionPage';
-import { EmptyState, Page } from './ui';
-import { useAuthorizationCheck } from './use-dashboard-session';
+import { useDashboardCheck } from './use-dashboard-session';
 import { UpdateWeightPage } from './weight/UpdateWeightPage';
 import { WeightHistoryPage } from './weight/WeightHistoryPage';
 
@@ -25,7 +26,7 @@ export default function DashboardArea() {
 }
 
 function SignedInDashboard() {
-  useAuthorizationCheck();
+  useDashboardCheck();
   return (
     <DashboardShell>
       <Switch>

@@ -1,162 +1,31 @@
-import { LogOut, Menu, PanelLeftClose, UserRound } from 'lucide-react';
-import { Tooltip } from 'radix-ui';
-import { type ReactNode, useEffect, useId, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import type { ReactNode } from 'react';
+import { BRAND } from '../../../server/brand';
+import { AppShell } from '../../components/shell/AppShell';
 import { useSessionInfo } from '../../lib/use-session';
-import { LogoMark } from '../public/layout/Logo';
+import { useSignOut } from '../../lib/use-sign-out';
 import { DASHBOARD_LINKS, isCurrent } from './nav';
-import { useSignOut } from './use-dashboard-session';
 
-const DESKTOP_QUERY = '(min-width: 768px)';
-const isDesktop = () => typeof window !== 'undefined' && window.matchMedia(DESKTOP_QUERY).matches;
-
-/**
- * Spec 2: the teal top bar (full name, Sign out) and the side drawer: 240 px
- * open, icons only when collapsed, current link highlighted. On phones the
- * collapsed drawer is a slim icon rail and the open drawer slides over the
- * page (closed by a link, the backdrop or Escape).
- */
+/** Spec 2: the dashboard's frame, with the signed-in client's full name. */
 export function DashboardShell({ children }: { children: ReactNode }) {
-  const [desktop, setDesktop] = useState(isDesktop);
-  const [open, setOpen] = useState(isDesktop);
-  const [location] = useLocation();
   const info = useSessionInfo();
   const signOut = useSignOut();
-  const drawerId = useId();
-
-  useEffect(() => {
-    const list = window.matchMedia(DESKTOP_QUERY);
-    const onChange = () => {
-      setDesktop(list.matches);
-      setOpen(list.matches);
-    };
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  }, []);
-
-  // On phones the open drawer covers the page: a navigation or Escape closes it.
-  useEffect(() => {
-    if (!desktop) setOpen(false);
-  }, [location]);
-  useEffect(() => {
-    if (desktop || !open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [desktop, open]);
-
-  const overlay = open && !desktop;
   return (
-    <Tooltip.Provider delayDuration={200}>
-      <div className="min-h-screen bg-slate-50">
-        <a
-          href="#dashboard-main"
-          className="sr-only z-[1300] rounded-md bg-white px-3 py-2 text-brand-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-        >
-          Skip to content
-        </a>
-        <header className="fixed inset-x-0 top-0 z-[1100] flex h-16 items-center gap-2 bg-brand-700 px-2 text-white shadow-md sm:px-4 [&_:focus-visible]:outline-white">
-          <button
-            type="button"
-            onClick={() => setOpen((o) => !o)}
-            aria-expanded={open}
-            aria-controls={drawerId}
-            aria-label={open ? 'Collapse navigation' : 'Expand navigation'}
-            className="rounded-full p-2 hover:bg-white/15"
-          >
-            {open ? <PanelLeftClose className="h-6 w-6" aria-hidden="true" /> : <Menu className="h-6 w-6" aria-hidden="true" />}
-          </button>
-          <Link href="~/" className="flex items-center gap-2 rounded-md text-lg font-extrabold tracking-tight">
-            <LogoMark className="h-8 w-8 rounded-lg ring-1 ring-white/40" />
-            <span className="hidden xs:inline">Poshan</span>
-            <span className="sr-only">, home</span>
-          </Link>
-          <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-4">
-            <span className="flex min-w-0 items-center gap-1.5 text-sm font-semibold sm:text-base" data-testid="dashboard-user-name">
-              <UserRound className="hidden h-5 w-5 shrink-0 sm:block" aria-hidden="true" />
-              <span className="truncate" title={info?.fullName}>
-                {info?.fullName ?? ''}
-              </span>
-            </span>
-            <button
-              type="button"
-              onClick={() => void signOut()}
-              className="flex shrink-0 items-center gap-1.5 rounded-lg border border-white/70 px-2.5 py-1.5 text-sm font-semibold hover:bg-white hover:text-brand-800 sm:px-3"
-            >
-              <LogOut className="h-4 w-4" aria-hidden="true" />
-              Sign out
-            </button>
-          </div>
-        </header>
-
-        {overlay && (
-          <button
-            type="button"
-            aria-label="Close navigation"
-            tabIndex={-1}
-            className="fixed inset-0 top-16 z-[1040] bg-black/40"
-            onClick={() => setOpen(false)}
-          />
-        )}
-        <nav
-          id={drawerId}
-          aria-label="Dashboard"
-          data-state={open ? 'open' : 'collapsed'}
-          data-testid="dashboard-drawer"
-          className={`fixed top-16 bottom-0 left-0 z-[1050] overflow-x-hidden overflow-y-auto border-r border-slate-200 bg-white transition-[width] duration-200 ${
-            open ? 'w-60 shadow-xl md:shadow-none' : 'w-14 md:w-16'
-          }`}
-        >
-          <ul className="flex flex-col gap-1 p-2">
-            {DASHBOARD_LINKS.map((link) => {
-              const current = isCurrent(link, location);
-              const item = (
-                <Link
-                  href={link.href}
-                  aria-current={current ? 'page' : undefined}
-                  aria-label={open ? undefined : link.title}
-                  className={`flex h-11 items-center gap-3 rounded-lg px-2.5 text-[15px] font-medium whitespace-nowrap md:px-3 ${
-                    current ? 'bg-brand-100 text-brand-900 font-semibold' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
-                  }`}
-                >
-                  <link.Icon className={`h-5 w-5 shrink-0 ${current ? 'text-brand-700' : 'text-slate-500'}`} aria-hidden="true" />
-                  {open && <span>{link.title}</span>}
-                </Link>
-              );
-              return (
-                <li key={link.href}>
-                  {open ? (
-                    item
-                  ) : (
-                    <Tooltip.Root>
-                      <Tooltip.Trigger asChild>{item}</Tooltip.Trigger>
-                      <Tooltip.Portal>
-                        <Tooltip.Content
-                          side="right"
-                          sideOffset={8}
-                          className="z-[1200] rounded-md bg-slate-900 px-2 py-1 text-sm text-white shadow"
-                        >
-                          {link.title}
-                        </Tooltip.Content>
-                      </Tooltip.Portal>
-                    </Tooltip.Root>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-
-        <main
-          id="dashboard-main"
-          tabIndex={-1}
-          className={`min-h-screen pt-16 transition-[padding] duration-200 focus:outline-none ${open && desktop ? 'md:pl-60' : 'pl-14 md:pl-16'}`}
-        >
-          <div className="px-3 py-5 sm:px-6 sm:py-8">{children}</div>
-        </main>
-      </div>
-    </Tooltip.Provider>
+    <AppShell
+      area="dashboard"
+      navLabel="Dashboard"
+      homeHref="~/"
+      brand={
+        <>
+          <span className="hidden xs:inline">{BRAND.name}</span>
+          <span className="sr-only">, home</span>
+        </>
+      }
+      links={DASHBOARD_LINKS}
+      isCurrent={isCurrent}
+      userName={info?.fullName ?? ''}
+      onSignOut={() => void signOut()}
+    >
+      {children}
+    </AppShell>
   );
 }

@@ -1,11 +1,8 @@
-import { Activity, CreditCard, FileText, type LucideIcon, Newspaper, Scale, Star } from 'lucide-react';
+import { Activity, CreditCard, FileText, Newspaper, Scale, Star } from 'lucide-react';
+import type { ShellLink } from '../../components/shell/AppShell';
 
-export type DashboardLink = {
-  title: string;
-  href: string;
-  Icon: LucideIcon /** Sub-pages that keep this link highlighted. */;
-  also?: string[];
-};
+/** `also`: sub-pages that keep this link highlighted. */
+export type DashboardLink = ShellLink & { also?: string[] };
 
 /** Spec 2: the drawer's links, in the spec's order, relative to /dashboard. */
 export const DASHBOARD_LINKS: DashboardLink[] = [

@@ -1,9 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ClipboardList } from 'lucide-react';
 import { useState } from 'react';
+import { Card } from '../../../components/ui/Card';
+import { SelectField } from '../../../components/ui/Field';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { Card, EmptyState, Loading, LoadError, Page, Pager, SelectField, Table, td, th } from '../ui';
+import { EmptyState, LoadError, Loading, Page, Pager, Table, td, th } from '../ui';
 
 const PAGE_SIZE = 50;
 const ENTITIES = [

@@ -7,10 +7,12 @@ import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type Booking, CONVERTIBLE }
 import type { ConsultationStatus } from '../../../../server/db/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button, buttonClasses } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { TextAreaField } from '../../../components/ui/Field';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { Badge, Card, EmptyState, Facts, Loading, LoadError, Page, Pager, Segmented, type Tone, toastError } from '../ui';
+import { Badge, EmptyState, Facts, LoadError, Loading, Page, Pager, Segmented, type Tone } from '../ui';
 
 const PAGE_SIZE = 10;
 const FILTERS = [

@@ -5,8 +5,10 @@ import { toast } from 'sonner';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import type { ClientFormValues } from '../../../../server/admin/clients/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Card } from '../../../components/ui/Card';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { Card, Loading, LoadError, Page, toastError } from '../ui';
+import { LoadError, Loading, Page } from '../ui';
 import { ClientForm } from './ClientForm';
 
 const BackTo = ({ href, children }: { href: string; children: string }) => (

@@ -5,15 +5,17 @@ import { toast } from 'sonner';
 import { Link, useParams } from 'wouter';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button, buttonClasses } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { Modal } from '../../../components/ui/Modal';
 import { formatDay } from '../../../lib/format';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { WeightLineChart } from '../charts/WeightLineChart';
 import { DietPlanTable } from '../diet-plans/DietPlanTable';
 import { formatMoment } from '../format';
 import { AssignSubscriptionDialog } from '../subscriptions/AssignSubscriptionDialog';
 import { SubscriptionTable } from '../subscriptions/SubscriptionTable';
-import { Badge, Card, EmptyState, Facts, Loading, LoadError, Page, Pager, toastError } from '../ui';
+import { Badge, EmptyState, Facts, LoadError, Loading, Page, Pager } from '../ui';
 
 const PLANS_PAGE = 10;
 

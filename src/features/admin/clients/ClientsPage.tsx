@@ -3,10 +3,11 @@ import { Search, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { buttonClasses } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/Field';
 import { formatDay } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
-import { Badge, Card, EmptyState, Loading, LoadError, Page, Pager, Segmented, Table, td, th } from '../ui';
+import { Badge, EmptyState, LoadError, Loading, Page, Pager, Segmented, Table, td, th } from '../ui';
 import { useDebounced } from '../use-debounced';
 
 const PAGE_SIZE = 25;

@@ -9,8 +9,7 @@ import {
   HOUSEHOLD_UNITS,
 } from '../../../../server/diet-plan/schema';
 import { Button } from '../../../components/ui/Button';
-import { TextAreaField, TextField } from '../../../components/ui/Field';
-import { SelectField } from '../ui';
+import { SelectField, TextAreaField, TextField } from '../../../components/ui/Field';
 
 type Form = ComposedDietPlanInput;
 type Errors = FieldErrors<Form>;

@@ -6,11 +6,13 @@ import { Link, useLocation, useParams, useSearch } from 'wouter';
 import type { DietPlanDetail } from '../../../../server/admin/diet-plans/schema';
 import type { ComposedDietPlan } from '../../../../server/diet-plan/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Card } from '../../../components/ui/Card';
 import { localToday } from '../../../lib/format';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { ClientPicker, type PickedClient } from '../clients/ClientPicker';
 import { openPdf } from '../format';
-import { Card, Loading, LoadError, Page, Segmented, toastError } from '../ui';
+import { LoadError, Loading, Page, Segmented } from '../ui';
 import { blankPlan, ComposeForm } from './ComposeForm';
 import { UploadForm, type UploadValues } from './UploadForm';
 

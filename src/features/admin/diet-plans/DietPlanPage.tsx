@@ -3,15 +3,16 @@ import { ArrowLeft, Download, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link, useLocation, useParams } from 'wouter';
-
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button, buttonClasses } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { Modal } from '../../../components/ui/Modal';
 import { formatDay } from '../../../lib/format';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatBytes, formatMoment, openPdf } from '../format';
+import { Badge, Facts, LoadError, Loading, Page, Table, td, th } from '../ui';
 import { portionText, timeText } from './portion';
-import { Badge, Card, Facts, Loading, LoadError, Page, Table, td, th, toastError } from '../ui';
 
 export function DietPlanPage() {
   const trpc = useTRPC();

@@ -3,8 +3,9 @@ import { FilePlus2, FileText } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { buttonClasses } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { useTRPC } from '../../../lib/trpc';
-import { Card, EmptyState, Loading, LoadError, Page, Pager } from '../ui';
+import { EmptyState, LoadError, Loading, Page, Pager } from '../ui';
 import { DietPlanTable } from './DietPlanTable';
 
 const PAGE_SIZE = 25;

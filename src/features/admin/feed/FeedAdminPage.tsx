@@ -9,13 +9,15 @@ import type { z } from 'zod';
 import { createPostInput, type FeedItem, POST_MAX_CHARS } from '../../../../server/feed/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { TextAreaField } from '../../../components/ui/Field';
 import { Modal } from '../../../components/ui/Modal';
 import { errorMessage } from '../../../lib/errors';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { formatMoment } from '../format';
-import { Card, EmptyState, Loading, LoadError, Page, toastError } from '../ui';
 import { LikersDialog } from '../../dashboard/feeds/LikersDialog';
+import { formatMoment } from '../format';
+import { EmptyState, LoadError, Loading, Page } from '../ui';
 import { PostText } from './PostText';
 
 type PostForm = z.input<typeof createPostInput>;

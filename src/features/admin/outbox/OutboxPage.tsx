@@ -2,10 +2,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
 import { useState } from 'react';
 import { OUTBOX_STATUS_LABELS } from '../../../../server/admin/outbox/schema';
+import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/Field';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment, linkify } from '../format';
-import { Badge, Card, EmptyState, Loading, LoadError, Page, Pager, type Tone } from '../ui';
+import { Badge, EmptyState, LoadError, Loading, Page, Pager, type Tone } from '../ui';
 import { useDebounced } from '../use-debounced';
 
 const PAGE_SIZE = 25;

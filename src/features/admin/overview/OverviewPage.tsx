@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { CalendarClock, CreditCard, LifeBuoy, type LucideIcon, Star, Users } from 'lucide-react';
 import { Link } from 'wouter';
+import { Card } from '../../../components/ui/Card';
 import { useTRPC } from '../../../lib/trpc';
 import { VisitsChart } from '../charts/VisitsChart';
-import { Card, Loading, LoadError, Page } from '../ui';
+import { LoadError, Loading, Page } from '../ui';
 
 export function OverviewPage() {
   const trpc = useTRPC();

@@ -6,9 +6,11 @@ import { Link } from 'wouter';
 import { MIN_PUBLISHED_TESTIMONIALS } from '../../../../server/admin/reviews/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { Badge, Card, EmptyState, Loading, LoadError, Page, Pager, Segmented, toastError } from '../ui';
+import { Badge, EmptyState, LoadError, Loading, Page, Pager, Segmented } from '../ui';
 
 const PAGE_SIZE = 25;
 const FILTERS = [

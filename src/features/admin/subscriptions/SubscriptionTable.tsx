@@ -9,8 +9,9 @@ import { TextField } from '../../../components/ui/Field';
 import { Modal } from '../../../components/ui/Modal';
 import { fieldErrors } from '../../../lib/errors';
 import { formatDay, formatRupees } from '../../../lib/format';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { Badge, type Tone, Table, td, th, toastError } from '../ui';
+import { Badge, Table, type Tone, td, th } from '../ui';
 
 const STATUS_TONE: Record<AdminSubscription['status'], Tone> = { Active: 'green', Upcoming: 'blue', Ended: 'slate', Cancelled: 'red' };
 

@@ -2,8 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CreditCard, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { useTRPC } from '../../../lib/trpc';
-import { Card, EmptyState, Loading, LoadError, Page, Pager, Segmented } from '../ui';
+import { EmptyState, LoadError, Loading, Page, Pager, Segmented } from '../ui';
 import { AssignSubscriptionDialog } from './AssignSubscriptionDialog';
 import { SubscriptionTable } from './SubscriptionTable';
 

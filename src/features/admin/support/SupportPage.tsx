@@ -5,11 +5,13 @@ import { toast } from 'sonner';
 import { Link } from 'wouter';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { TextAreaField } from '../../../components/ui/Field';
 import { errorMessage } from '../../../lib/errors';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { Badge, Card, EmptyState, Loading, LoadError, Page, Pager, Segmented, toastError } from '../ui';
+import { Badge, EmptyState, LoadError, Loading, Page, Pager, Segmented } from '../ui';
 
 const PAGE_SIZE = 10;
 const FILTERS = [

@@ -1,9 +1,10 @@
 import { Gauge } from 'lucide-react';
 import { useState } from 'react';
+import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/Field';
+import { Page } from '../../../components/ui/Page';
 import { bmiCategory, formatBmi, readBmiInput } from '../../../lib/bmi';
 import { session } from '../../../lib/session';
-import { Card, Page } from '../ui';
 import { BmiGauge } from './BmiGauge';
 
 const LEGEND = [

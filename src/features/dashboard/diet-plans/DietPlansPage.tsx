@@ -3,9 +3,11 @@ import { ChevronLeft, ChevronRight, Download, FileText } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import type { DietPlanRow } from '../../../../server/diet-plan/schema';
 import { buttonClasses } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { Page } from '../../../components/ui/Page';
+import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { formatDay } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
-import { Card, EmptyState, Loading, LoadError, Page } from '../ui';
 
 const dayRange = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const utcDay = (day: string) => new Date(`${day}T00:00:00Z`);

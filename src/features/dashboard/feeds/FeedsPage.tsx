@@ -2,12 +2,13 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { Newspaper } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/Button';
-import { useSessionInfo } from '../../../lib/use-session';
+import { Page } from '../../../components/ui/Page';
+import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { toastError } from '../notify';
-import { EmptyState, Loading, LoadError, Page } from '../ui';
-import { applyLike, type FeedPages } from './feed-cache';
+import { useSessionInfo } from '../../../lib/use-session';
 import { FeedPostCard } from './FeedPostCard';
+import { applyLike, type FeedPages } from './feed-cache';
 import { LikersDialog } from './LikersDialog';
 import { type LiveState, useLiveFeed } from './use-live-feed';
 

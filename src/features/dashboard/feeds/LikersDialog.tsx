@@ -2,9 +2,9 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { UserRound } from 'lucide-react';
 import { Button } from '../../../components/ui/Button';
 import { Modal, ModalClose } from '../../../components/ui/Modal';
+import { Loading } from '../../../components/ui/States';
 import { errorMessage } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
-import { Loading } from '../ui';
 
 const LIKERS_PAGE = 50;
 

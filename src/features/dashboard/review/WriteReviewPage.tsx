@@ -8,10 +8,12 @@ import { toast } from 'sonner';
 import { RATING_COMMENT_MAX, type RatingFormInput, type RatingFormValues, ratingForm } from '../../../../server/rating/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { TextAreaField } from '../../../components/ui/Field';
+import { Page } from '../../../components/ui/Page';
+import { Loading } from '../../../components/ui/States';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { toastError } from '../notify';
-import { Card, Loading, Page } from '../ui';
 import { HalfStarRating } from './HalfStarRating';
 
 const isConflict = (error: unknown) => error instanceof TRPCClientError && error.data?.code === 'CONFLICT';

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { BadgeCheck, CreditCard } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { PLAN_TYPE_LABELS } from '../../../../server/catalogue/plans';
+import { Card } from '../../../components/ui/Card';
+import { Page } from '../../../components/ui/Page';
+import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { formatDay, formatRupees } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
-import { Card, EmptyState, Loading, LoadError, Page } from '../ui';
 
 /** Spec 2 and 4: the active plan's card (Status 'Active' while not expired), else the empty text. */
 export function ActiveSubscriptionPage() {

@@ -8,11 +8,12 @@ import type { z } from 'zod';
 import { addWeightForm } from '../../../../server/weight/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/Field';
+import { Page } from '../../../components/ui/Page';
 import { localToday } from '../../../lib/format';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { toastError } from '../notify';
-import { Card, Page } from '../ui';
 
 /** The server's rules, plus "not after today" in the user's own time zone (the date input's max). */
 const updateWeightForm = addWeightForm.refine((v) => v.date <= localToday(), {

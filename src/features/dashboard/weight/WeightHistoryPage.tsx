@@ -3,12 +3,14 @@ import { ArrowLeft, Scale, Trash2, TrendingDown, TrendingUp } from 'lucide-react
 import { toast } from 'sonner';
 import { Link } from 'wouter';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Card } from '../../../components/ui/Card';
+import { Page } from '../../../components/ui/Page';
+import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { bmiCategory, computeBmi, formatBmi } from '../../../lib/bmi';
 import { formatDay } from '../../../lib/format';
+import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { useSessionInfo } from '../../../lib/use-session';
-import { toastError } from '../notify';
-import { Card, EmptyState, Loading, LoadError, Page } from '../ui';
 import { WeightChart } from './WeightChart';
 import type { WeightEntry } from './weight-chart';
 

@@ -3,9 +3,9 @@ import { Dialog } from 'radix-ui';
 import type { ComponentType, RefObject } from 'react';
 import { Link } from 'wouter';
 import { useSignedIn } from '../../../lib/use-session';
+import { useSignOut } from '../../../lib/use-sign-out';
 import { MOBILE_QUERY, useMediaQuery } from '../lib/use-media-query';
 import { LogoMark } from './Logo';
-import { useSignOut } from './use-sign-out';
 
 type MenuLink = { label: string; href: string; Icon: ComponentType<{ className?: string }> };
 

@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
-import { isHandled } from '../../lib/auth-client';
-import { errorMessage } from '../../lib/errors';
+import { isHandled } from './auth-client';
+import { errorMessage } from './errors';
 
 /**
  * Spec 8: every failed call shows the server's message. A failure the user was

@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { useDocumentTitle } from '../../lib/use-document-title';
+
+export type PageProps = {
+  title: string;
+  /** The browser tab's title; the page title by default. */
+  documentTitle?: string;
+  lead?: ReactNode;
+  actions?: ReactNode;
+  /** Shown above the title, e.g. a back link. */
+  before?: ReactNode;
+  children: ReactNode;
+  width?: string;
+};
+
+/** A signed-in screen: its title, optional lead text and actions. */
+export function Page({ title, documentTitle = title, lead, actions, before, children, width = 'max-w-4xl' }: PageProps) {
+  useDocumentTitle(documentTitle);
+  return (
+    <div className={`mx-auto w-full ${width}`}>
+      {before}
+      <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
+          {lead && <p className="mt-1 text-sm text-slate-600 sm:text-base">{lead}</p>}
+        </div>
+        {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
+      </div>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { navigate } from 'wouter/use-browser-location';
+import { useLoadingOverlay } from '../components/LoadingOverlay';
+import { isUnauthorized, signedOutPath } from './auth-client';
+import { toastError } from './notify';
+import { session } from './session';
+import { useTRPC } from './trpc';
+
+export const SIGNED_OUT_MESSAGE = 'You have been logged out successfully';
+
+/**
+ * Spec 4: sign out on the server, then clear the session, go to the root (the
+ * console: its sign-in, see `signedOutPath`) and say so. A session the server
+ * no longer knows (expired or revoked) is already signed out there, so it is
+ * cleared here too; any other failure keeps the user signed in and shows the
+ * server's message.
+ */
+export function useSignOut() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const overlay = useLoadingOverlay();
+  const signOut = useMutation(trpc.auth.signOut.mutationOptions());
+
+  const finish = () => {
+    const destination = signedOutPath();
+    session.clear();
+    queryClient.clear();
+    navigate(destination);
+    toast.success(SIGNED_OUT_MESSAGE);
+  };
+
+  return async () => {
+    try {
+      await overlay.run(signOut.mutateAsync({ refreshToken: session.refreshToken() ?? undefined }));
+      finish();
+    } catch (error) {
+      if (isUnauthorized(error)) finish();
+      else toastError(error);
+    }
+  };
+}
