@@ -1,29 +1,98 @@
-import { ConfigError, loadConfig } from './env.js';
-import { listen, openDatabase, createDeps } from './server.js';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/index.js';
+import { type DataDirLock, DataDirLockedError, acquireDataDirLock } from './db/lock.js';
+import { type Config, ConfigError, loadConfig } from './env.js';
+import { removeInternalToken, writeInternalToken } from './internal/token.js';
+import { DEMO_ACCOUNTS } from './seed/demo.js';
+import { createDeps, listen, openDatabase } from './server.js';
+
+/**
+ * `npm start` (through scripts/start.mjs): validate the configuration, take the
+ * embedded database's lock, open and migrate the database, serve, and shut
+ * down cleanly on SIGTERM / SIGINT.
+ */
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function fail(message: string): never {
+  console.warn(message);
+  process.exit(1);
+}
+
+function describeDatabase(config: Config) {
+  if (config.databaseUrl) {
+    const u = new URL(config.databaseUrl);
+    return `Postgres at ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  }
+  return `embedded Postgres (PGlite) in ${path.resolve(config.dataDir)}`;
+}
+
+/** The demo logins that exist in this database (the seed skips a database that already had accounts). */
+async function printDemoLogins(db: Kysely<Database>, baseUrl: string) {
+  const emails = DEMO_ACCOUNTS.map((a) => a.email);
+  const present = new Set((await db.selectFrom('users').select('email').where('email', 'in', emails).execute()).map((r) => r.email));
+  const accounts = DEMO_ACCOUNTS.filter((a) => present.has(a.email));
+  if (accounts.length === 0) {
+    console.log('SEED_DEMO is on, but the database already had accounts, so no demo content was added.');
+    return;
+  }
+  console.log(`Demo logins (SEED_DEMO is on; clients sign in at ${baseUrl}/login, dietitians at ${baseUrl}/admin):`);
+  for (const a of accounts) console.log(`  ${a.role.padEnd(6)}  ${a.email.padEnd(24)}  ${a.password.padEnd(18)}  ${a.name}`);
+}
 
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.warn(err.message);
-      process.exit(1);
-    }
+    if (err instanceof ConfigError) fail(err.message);
     throw err;
   }
+
+  // PGlite allows one process per data directory: hold it for the life of the server.
+  let lock: DataDirLock | null = null;
+  if (!config.databaseUrl) {
+    try {
+      lock = acquireDataDirLock(config.dataDir, { holder: 'server', host: config.host });
+    } catch (err) {
+      if (err instanceof DataDirLockedError) fail(`Poshan cannot start: ${err.message}`);
+      throw err;
+    }
+  }
+
   const dbHandle = await openDatabase(config);
   const deps = await createDeps(config, dbHandle);
-  const server = await listen(deps);
-  deps.logger.info(`Poshan is running at ${server.url} (database: ${dbHandle.kind})`);
+  const internalToken = lock ? writeInternalToken(config.dataDir) : undefined;
+  if (internalToken) process.once('exit', () => removeInternalToken(config.dataDir));
+  const server = await listen(deps, { internalToken }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'EADDRINUSE')
+      fail(`Poshan cannot start: port ${config.port} on ${config.host} is already in use. Stop the other program or set PORT.`);
+    throw err;
+  });
+  lock?.update({ port: server.port, host: config.host });
+
+  const banner = [`Poshan is running at ${server.url}`, `Database: ${describeDatabase(config)}`];
+  if (config.publicUrl) banner.push(`Public address: ${config.publicUrl}`);
+  console.log(banner.join('\n'));
+  if (config.seedDemo) await printDemoLogins(deps.db, server.url);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    deps.logger.info(`${signal} received, shutting down`);
+    console.log(`${signal} received: closing connections and the database…`);
+    setTimeout(() => {
+      console.warn(`Shutdown took longer than ${SHUTDOWN_GRACE_MS / 1000} s; exiting anyway.`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     await server.close();
     await dbHandle.close();
+    if (lock) {
+      removeInternalToken(config.dataDir);
+      lock.release();
+    }
+    console.log('Poshan stopped.');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -31,6 +100,5 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.warn(`Poshan failed to start: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
+  fail(`Poshan failed to start: ${err instanceof Error ? err.message : String(err)}`);
 });

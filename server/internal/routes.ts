@@ -50,7 +50,10 @@ export function internalRoutes(deps: AppDeps, token: string) {
     } catch (error) {
       const d = describeError(error, true);
       if (d.status >= 500) deps.logger.error('internal user creation failed', { error: String((error as Error)?.cause ?? error) });
-      return c.json({ status: d.status, message: d.message, ...(d.fieldErrors ? { data: { fieldErrors: d.fieldErrors } } : {}) }, d.status as 400);
+      return c.json(
+        { status: d.status, message: d.message, ...(d.fieldErrors ? { data: { fieldErrors: d.fieldErrors } } : {}) },
+        d.status as 400,
+      );
     }
   });
 

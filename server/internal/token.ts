@@ -27,7 +27,8 @@ export function readInternalToken(dataDir: string): string {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EACCES') throw new Error(`Cannot read ${file}: run this command as the user that runs the server.`);
-    if (code === 'ENOENT') throw new Error(`The running server has not written ${file} yet (or is an older version): try again in a moment.`);
+    if (code === 'ENOENT')
+      throw new Error(`The running server has not written ${file} yet (or is an older version): try again in a moment.`);
     throw err;
   }
 }

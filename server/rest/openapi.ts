@@ -224,7 +224,11 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], opts: { publi
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The session token from sign-in (valid about an hour; refresh with /auth/refresh-token).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The session token from sign-in (valid about an hour; refresh with /auth/refresh-token).',
+        },
       },
       schemas: { Error: errorSchema, ValidationError: validationErrorSchema, ...converter.defs },
       responses: Object.fromEntries(
@@ -241,10 +245,10 @@ const cache = new WeakMap<readonly RestRoute[], Map<string, OpenApiDocument>>();
 
 /** The document for a route list, built once per list and base URL. */
 export function openApiDocument(routes: readonly RestRoute[], opts: { publicUrl?: string } = {}): OpenApiDocument {
-  let byUrl = cache.get(routes);
-  if (!byUrl) cache.set(routes, (byUrl = new Map()));
+  const byUrl = cache.get(routes) ?? new Map<string, OpenApiDocument>();
+  cache.set(routes, byUrl);
   const key = opts.publicUrl ?? '';
-  let doc = byUrl.get(key);
-  if (!doc) byUrl.set(key, (doc = buildOpenApiDocument(routes, opts)));
+  const doc = byUrl.get(key) ?? buildOpenApiDocument(routes, opts);
+  byUrl.set(key, doc);
   return doc;
 }

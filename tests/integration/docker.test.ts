@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+
+/**
+ * There is no container engine here, so the image cannot be built in tests.
+ * What can be checked: the compose file is valid (Debian's docker-compose v1
+ * validates without an engine), the Dockerfile keeps its promises, and the
+ * server needs nothing at run time that `npm ci --omit=dev` leaves out.
+ */
+
+const hasDockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
+const compose = (env: Record<string, string>) =>
+  spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config'], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+  });
+
+describe('docker-compose.yml', () => {
+  it('is accepted by `docker-compose config`, with Postgres healthy before the app', (ctx) => {
+    if (!hasDockerCompose) ctx.skip('docker-compose is not installed (apt-get install -y docker-compose validates without an engine)');
+    const result = compose({ APP_SECRET: 'x'.repeat(64) });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('image: postgres:17');
+    expect(out).toContain('pg_isready -U poshan -d poshan');
+    expect(out).toMatch(/depends_on:\s+db:\s+condition: service_healthy/);
+    expect(out).toContain('DATABASE_URL: postgres://poshan:poshan@db:5432/poshan');
+    expect(out).toMatch(/pgdata:\/var\/lib\/postgresql\/data/);
+    expect(out).toMatch(/^volumes:\s+pgdata:/m);
+    expect(out).toMatch(/build:\s+context: /);
+  });
+
+  it('refuses to run without APP_SECRET', (ctx) => {
+    if (!hasDockerCompose) ctx.skip('docker-compose is not installed (apt-get install -y docker-compose validates without an engine)');
+    const result = compose({});
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('set APP_SECRET');
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync('Dockerfile', 'utf8');
+  const lines = dockerfile.split('\n');
+
+  it('builds on the Node LTS image in stages and runs as the unprivileged node user', () => {
+    expect(dockerfile).toContain('ARG NODE_IMAGE=node:22-bookworm-slim');
+    expect(lines.filter((l) => l.startsWith('FROM ')).length).toBeGreaterThanOrEqual(3);
+    expect(dockerfile).toContain('RUN npm ci --no-audit --no-fund');
+    expect(dockerfile).toContain('RUN npx vite build');
+    expect(dockerfile).toContain('npm ci --omit=dev');
+    const lastFrom = lines.findLastIndex((l) => l.startsWith('FROM '));
+    const user = lines.findIndex((l) => l.trim() === 'USER node');
+    expect(user).toBeGreaterThan(lastFrom);
+    expect(lines.findIndex((l) => l.startsWith('CMD '))).toBeGreaterThan(user);
+  });
+
+  it('listens on every interface and checks /healthz', () => {
+    expect(dockerfile).toMatch(/HOST=0\.0\.0\.0/);
+    expect(dockerfile).toMatch(/HEALTHCHECK[\s\S]*\/healthz/);
+    expect(dockerfile).toContain('CMD ["node", "--import", "tsx", "server/main.ts"]');
+  });
+
+  it('keeps local data, secrets and dependencies out of the build context', () => {
+    const ignored = readFileSync('.dockerignore', 'utf8').split('\n');
+    for (const entry of ['node_modules', '.data', '.env', '.git', 'dist']) expect(ignored).toContain(entry);
+  });
+});
+
+/** Every file of a folder, recursively. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
+
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s*)?['"]([^'"./][^'"]*)['"]|import\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g;
+
+describe('the runtime image', () => {
+  it('has every package the server and migrations import in `dependencies` (npm ci --omit=dev)', () => {
+    const sources = [...filesUnder('server'), ...filesUnder('migrations')].filter((f) => /\.ts$/.test(f) && !/\.test\.ts$/.test(f));
+    const needed = new Map<string, string>();
+    for (const file of sources) {
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const spec = (m[1] ?? m[2])!;
+        if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        needed.set(name, file);
+      }
+    }
+    expect(needed.size).toBeGreaterThan(5);
+    const missing = [...needed].filter(([name]) => !(name in pkg.dependencies)).map(([name, file]) => `${name} (imported by ${file})`);
+    expect(missing).toEqual([]);
+    expect(pkg.dependencies).toHaveProperty('tsx');
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/env.js';
+import { runScript } from '../helpers/processes.js';
+
+const SECRET = 'a'.repeat(32);
+
+/** The message loadConfig throws for this environment. */
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('configuration defaults', () => {
+  it('runs on 127.0.0.1:3000 with the embedded database in ./.data and demo content', () => {
+    expect(loadConfig({})).toEqual({
+      nodeEnv: 'development',
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir: './.data',
+      appSecret: undefined,
+      smtpUrl: undefined,
+      mailFrom: 'Poshan <no-reply@poshan.local>',
+      publicUrl: undefined,
+      seedDemo: true,
+      logLevel: 'info',
+      trustProxy: false,
+    });
+  });
+
+  it('turns the demo seed off by default with DATABASE_URL, and lets SEED_DEMO decide either way', () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/poshan';
+    expect(loadConfig({ DATABASE_URL: url }).seedDemo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: url, SEED_DEMO: '1' }).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'off' }).seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: 'yes' }).seedDemo).toBe(true);
+  });
+
+  it('treats empty values as unset, as compose files and shells pass them', () => {
+    const config = loadConfig({ PORT: '', DATABASE_URL: '', APP_SECRET: '' });
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.appSecret).toBeUndefined();
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgresql://app:pw@db:5432/poshan',
+      DATA_DIR: '/var/lib/poshan',
+      APP_SECRET: SECRET,
+      SMTP_URL: 'smtps://u:p@smtp.example.com:465',
+      MAIL_FROM: 'Poshan <care@poshan.example>',
+      PUBLIC_URL: 'https://poshan.example',
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: 'true',
+    });
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'postgresql://app:pw@db:5432/poshan',
+      dataDir: '/var/lib/poshan',
+      appSecret: SECRET,
+      smtpUrl: 'smtps://u:p@smtp.example.com:465',
+      mailFrom: 'Poshan <care@poshan.example>',
+      publicUrl: 'https://poshan.example',
+      seedDemo: false,
+      logLevel: 'debug',
+      trustProxy: true,
+    });
+  });
+});
+
+describe('a bad value names the variable', () => {
+  it.each([
+    [{ PORT: 'http' }, 'PORT: must be a port number'],
+    [{ PORT: '70000' }, 'PORT: must be between 0 and 65535'],
+    [{ PORT: '80.5' }, 'PORT: must be a whole number'],
+    [{ DATABASE_URL: 'mysql://root@db/poshan' }, 'DATABASE_URL: must be a postgres:// URL'],
+    [{ APP_SECRET: 'short' }, 'APP_SECRET: must be at least 32 characters'],
+    [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL: must be an smtp:// or smtps:// URL'],
+    [{ PUBLIC_URL: 'poshan.example' }, 'PUBLIC_URL: must be an absolute URL'],
+    [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO: must be one of 1/0, true/false, yes/no, on/off'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV:'],
+  ])('%j → "%s"', (env, message) => {
+    expect(configError(env)).toContain(message);
+  });
+
+  it('requires APP_SECRET in production, and accepts a long enough one', () => {
+    expect(configError({ NODE_ENV: 'production' })).toContain('APP_SECRET: is required when NODE_ENV=production');
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: SECRET }).appSecret).toBe(SECRET);
+  });
+
+  it('lists every bad variable at once', () => {
+    const message = configError({ PORT: 'x', DATABASE_URL: 'sqlite://file' });
+    expect(message).toMatch(/^Invalid configuration:/);
+    expect(message).toContain('PORT:');
+    expect(message).toContain('DATABASE_URL:');
+  });
+
+  it('stops the server at start with exit code 1 and the variable’s name', async () => {
+    const result = await runScript('server/main.ts', [], { PORT: 'eighty', DATA_DIR: '/nonexistent/never-created' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('PORT: must be a port number');
+    expect(result.stdout).not.toContain('running at');
+  });
+});

@@ -1,0 +1,182 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../migrations/index.js';
+import type { Database, DbHandle } from '../../server/db/index.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { createTestDatabase } from '../helpers/db.js';
+
+/**
+ * The hand-written Database interface (server/db/schema.ts) must describe the
+ * migrated database exactly. The list below is checked both ways: by the type
+ * checker against the interface (a column added to or removed from the
+ * interface without updating this list fails `tsc`), and by this test against
+ * information_schema (a migration that drifts from the interface fails here).
+ */
+const expectedColumns = {
+  users: [
+    'id',
+    'email',
+    'first_name',
+    'last_name',
+    'role',
+    'password_hash',
+    'height_m',
+    'weight_kg',
+    'phone',
+    'condition_notes',
+    'is_active',
+    'created_at',
+    'updated_at',
+  ],
+  sessions: [
+    'id',
+    'user_id',
+    'family_id',
+    'token_hash',
+    'refresh_hash',
+    'expires_at',
+    'refresh_expires_at',
+    'rotated_at',
+    'revoked_at',
+    'created_at',
+  ],
+  password_resets: ['token_hash', 'user_id', 'expires_at', 'used_at', 'created_at'],
+  login_attempts: ['id', 'bucket', 'at'],
+  auth_keys: ['kid', 'public_jwk', 'private_key_enc', 'created_at', 'retired_at'],
+  outbox: ['id', 'to_address', 'subject', 'body_text', 'status', 'error', 'created_at', 'sent_at'],
+  countries: ['id', 'alpha2', 'name'],
+  support_requests: ['id', 'user_id', 'name', 'email', 'message', 'status', 'created_at', 'reply', 'answered_at', 'answered_by'],
+  consultations: [
+    'id',
+    'name',
+    'email',
+    'gender',
+    'age',
+    'height',
+    'weight',
+    'state',
+    'contact',
+    'country_id',
+    'is_medical_condition',
+    'status',
+    'notes',
+    'created_at',
+    'client_id',
+    'updated_at',
+  ],
+  feed_posts: ['id', 'author_id', 'description', 'created_at', 'updated_at'],
+  feed_likes: ['post_id', 'user_id', 'created_at'],
+  feed_events: ['id', 'kind', 'post_id', 'actor_id', 'created_at'],
+  ratings: ['id', 'user_id', 'half_stars', 'comment', 'is_published', 'created_at'],
+  diet_plans: [
+    'id',
+    'client_id',
+    'title',
+    'from_date',
+    'to_date',
+    'pdf_data',
+    'pdf_bytes',
+    'created_by',
+    'created_at',
+    'version',
+    'source',
+    'content',
+    'updated_at',
+  ],
+  weights: ['id', 'client_id', 'weight_kg', 'date', 'created_at'],
+  subscriptions: [
+    'id',
+    'client_id',
+    'plan_type',
+    'plan_id',
+    'plan_name',
+    'list_price',
+    'amount_received',
+    'start_date',
+    'end_date',
+    'cancelled_at',
+    'created_at',
+  ],
+  visits: ['id', 'day', 'visitor_hash', 'created_at'],
+  diet_plan_versions: [
+    'plan_id',
+    'version',
+    'title',
+    'from_date',
+    'to_date',
+    'source',
+    'content',
+    'pdf_data',
+    'pdf_bytes',
+    'created_by',
+    'created_at',
+    'superseded_at',
+  ],
+  audit_log: ['id', 'actor_id', 'actor_email', 'action', 'entity', 'entity_id', 'summary', 'details', 'created_at'],
+} as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
+
+/** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */
+type Unlisted = { [Table in keyof Database]: Exclude<keyof Database[Table], (typeof expectedColumns)[Table][number]> }[keyof Database];
+const everyInterfaceColumnIsListed: [Unlisted] extends [never] ? true : { unlistedColumns: Unlisted } = true;
+
+/** Kysely's own bookkeeping, not part of the Database interface. */
+const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
+
+let handle: DbHandle;
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  await migrateToLatest(handle.db);
+});
+afterAll(() => handle?.close());
+
+async function actualColumns(): Promise<Map<string, string[]>> {
+  const { rows } = await sql<{ table_name: string; column_name: string }>`
+    select c.table_name, c.column_name
+    from information_schema.columns c
+    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+    where c.table_schema = current_schema() and t.table_type = 'BASE TABLE'
+    order by c.table_name, c.ordinal_position`.execute(handle.db);
+  const byTable = new Map<string, string[]>();
+  for (const r of rows) {
+    if (MIGRATOR_TABLES.has(r.table_name)) continue;
+    byTable.set(r.table_name, [...(byTable.get(r.table_name) ?? []), r.column_name]);
+  }
+  return byTable;
+}
+
+describe('the Database interface matches the migrated database', () => {
+  it('lists every interface column (checked by tsc)', () => {
+    expect(everyInterfaceColumnIsListed).toBe(true);
+  });
+
+  it('has exactly the tables of the interface', async () => {
+    const actual = [...(await actualColumns()).keys()].sort();
+    expect(actual).toEqual(Object.keys(expectedColumns).sort());
+  });
+
+  it.each(Object.entries(expectedColumns))('table %s has exactly the interface’s columns', async (table, columns) => {
+    const actual = (await actualColumns()).get(table) ?? [];
+    expect([...actual].sort()).toEqual([...columns].sort());
+  });
+});
+
+describe('migrations', () => {
+  it('lists every file of migrations/ in migrations/index.ts, in order', () => {
+    const dir = path.resolve('migrations');
+    const files = readdirSync(dir)
+      .filter((f) => /\.(ts|js)$/.test(f) && !/^index\.(ts|js)$/.test(f) && !f.endsWith('.test.ts'))
+      .map((f) => f.replace(/\.(ts|js)$/, ''))
+      .sort();
+    expect(Object.keys(migrations)).toEqual(files);
+  });
+
+  it('names each migration with the date-prefixed convention', () => {
+    for (const name of Object.keys(migrations)) expect(name).toMatch(/^\d{4}-\d{2}-\d{2}T\d{4}_[a-z0-9_-]+$/);
+  });
+
+  it('is a no-op when run again', async () => {
+    expect(await migrateToLatest(handle.db)).toEqual([]);
+  });
+});
