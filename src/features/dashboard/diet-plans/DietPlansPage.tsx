@@ -9,6 +9,9 @@ import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { formatDay } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 
+/** Signed PDF links live 15 minutes; the list refreshes every 10 so a link on screen always works. */
+const PDF_LINK_REFRESH_MS = 10 * 60_000;
+
 const dayRange = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const utcDay = (day: string) => new Date(`${day}T00:00:00Z`);
 
@@ -28,7 +31,13 @@ export function DietPlansPage() {
   const trpc = useTRPC();
   const [page, setPage] = useState(0);
   const [count, setCount] = useState<PageSize>(10);
-  const plans = useQuery({ ...trpc.dietPlan.list.queryOptions({ page, count }), placeholderData: keepPreviousData, staleTime: 0 });
+  // PDF links are signed for 15 minutes (docs/decisions/013): refresh them well before they lapse.
+  const plans = useQuery({
+    ...trpc.dietPlan.list.queryOptions({ page, count }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchInterval: PDF_LINK_REFRESH_MS,
+  });
   const sizeId = useId();
 
   const total = plans.data?.count ?? 0;

@@ -1,0 +1,43 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { addDietPlans, newClient, signedInPage } from './dashboard-support.js';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+it('My Diet Plans refreshes its signed PDF links before they expire (15 min)', async () => {
+  const client = await newClient(server);
+  await addDietPlans(server, client.id, [1]);
+  const { context, page, errors } = await signedInPage(browser, server, client);
+  await page.clock.install();
+  const listCalls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/trpc/') && r.url().includes('dietPlan.list')) listCalls.push(r.url());
+  });
+  await page.goto('/dashboard/diet-plan');
+  const link = page.getByRole('link', { name: /Download PDF/ }).first();
+  const firstHref = await link.getAttribute('href');
+  expect(firstHref).toMatch(/\/api\/diet-plan\/pdf\/\d+\?exp=\d+&sig=/);
+  const before = listCalls.length;
+
+  // Nothing is refetched before ten minutes...
+  await page.clock.fastForward('09:00');
+  await page.waitForTimeout(300);
+  expect(listCalls.length).toBe(before);
+  // ...and the list (with freshly signed links) is fetched again soon after.
+  await page.clock.fastForward('01:01');
+  await expect.poll(() => listCalls.length, { timeout: 10_000 }).toBeGreaterThan(before);
+  await expect(link.getAttribute('href')).resolves.toMatch(/\/api\/diet-plan\/pdf\/\d+\?exp=\d+&sig=/);
+  expect(errors).toEqual([]);
+  await context.close();
+});
