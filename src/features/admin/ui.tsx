@@ -1,3 +1,4 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/Button';
@@ -24,6 +25,27 @@ export function Page(props: PageProps) {
 export const EmptyState = (props: EmptyStateProps) => <BaseEmptyState compact {...props} />;
 export const Loading = (props: LoadingProps) => <BaseLoading compact {...props} />;
 export const LoadError = (props: LoadErrorProps) => <BaseLoadError compact {...props} />;
+
+/**
+ * The states every paged console list goes through: loading, failed (with
+ * retry), empty, then the list itself, which `children` renders from the page.
+ */
+export function QueryStates<T extends { items: readonly unknown[] }>({
+  query,
+  loadingLabel,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<T, unknown>;
+  loadingLabel: string;
+  empty: ReactNode;
+  children: (result: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading label={loadingLabel} />;
+  if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.data.items.length === 0) return <>{empty}</>;
+  return <>{children(query.data)}</>;
+}
 
 /** Zero-based server paging: "21–40 of 95" with previous and next. */
 export function Pager({

@@ -5,7 +5,7 @@ import { Card } from '../../../components/ui/Card';
 import { SelectField } from '../../../components/ui/Field';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { EmptyState, LoadError, Loading, Page, Pager, Table, td, th } from '../ui';
+import { EmptyState, Page, Pager, QueryStates, Table, td, th } from '../ui';
 
 const PAGE_SIZE = 50;
 const ENTITIES = [
@@ -47,38 +47,38 @@ export function AuditPage() {
         </SelectField>
       </div>
       <Card>
-        {list.isPending ? (
-          <Loading label="Loading the audit log" />
-        ) : list.isError ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.items.length === 0 ? (
-          <EmptyState Icon={ClipboardList}>Nothing recorded yet.</EmptyState>
-        ) : (
-          <>
-            <Table label="Audit log">
-              <thead>
-                <tr>
-                  <th className={th}>When</th>
-                  <th className={th}>Who</th>
-                  <th className={th}>What</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100" data-testid="audit-rows">
-                {list.data.items.map((a) => (
-                  <tr key={a.id}>
-                    <td className={`${td} whitespace-nowrap`}>{formatMoment(a.createdAt)}</td>
-                    <td className={td}>{a.actorEmail}</td>
-                    <td className={td}>
-                      {a.summary}
-                      <span className="block font-mono text-xs text-slate-500">{a.action}</span>
-                    </td>
+        <QueryStates
+          query={list}
+          loadingLabel="Loading the audit log"
+          empty={<EmptyState Icon={ClipboardList}>Nothing recorded yet.</EmptyState>}
+        >
+          {(result) => (
+            <>
+              <Table label="Audit log">
+                <thead>
+                  <tr>
+                    <th className={th}>When</th>
+                    <th className={th}>Who</th>
+                    <th className={th}>What</th>
                   </tr>
-                ))}
-              </tbody>
-            </Table>
-            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} label="entries" />
-          </>
-        )}
+                </thead>
+                <tbody className="divide-y divide-slate-100" data-testid="audit-rows">
+                  {result.items.map((a) => (
+                    <tr key={a.id}>
+                      <td className={`${td} whitespace-nowrap`}>{formatMoment(a.createdAt)}</td>
+                      <td className={td}>{a.actorEmail}</td>
+                      <td className={td}>
+                        {a.summary}
+                        <span className="block font-mono text-xs text-slate-500">{a.action}</span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+              <Pager page={page} pageSize={PAGE_SIZE} total={result.total} onPage={setPage} label="entries" />
+            </>
+          )}
+        </QueryStates>
       </Card>
     </Page>
   );

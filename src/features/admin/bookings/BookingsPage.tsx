@@ -12,7 +12,7 @@ import { TextAreaField } from '../../../components/ui/Field';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { Badge, EmptyState, Facts, LoadError, Loading, Page, Pager, Segmented, type Tone } from '../ui';
+import { Badge, EmptyState, Facts, Page, Pager, QueryStates, Segmented, type Tone } from '../ui';
 
 const PAGE_SIZE = 10;
 const FILTERS = [
@@ -45,26 +45,28 @@ export function BookingsPage() {
           }}
         />
       </div>
-      {list.isPending ? (
-        <Loading label="Loading bookings" />
-      ) : list.isError ? (
-        <LoadError error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.items.length === 0 ? (
-        <Card>
-          <EmptyState Icon={CalendarClock}>
-            No {status === 'all' ? '' : `${BOOKING_STATUS_LABELS[status].toLowerCase()} `}bookings.
-          </EmptyState>
-        </Card>
-      ) : (
-        <div className="flex flex-col gap-4" data-testid="bookings-list">
-          {list.data.items.map((b) => (
-            <BookingCard key={b.id} booking={b} />
-          ))}
+      <QueryStates
+        query={list}
+        loadingLabel="Loading bookings"
+        empty={
           <Card>
-            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} label="bookings" />
+            <EmptyState Icon={CalendarClock}>
+              No {status === 'all' ? '' : `${BOOKING_STATUS_LABELS[status].toLowerCase()} `}bookings.
+            </EmptyState>
           </Card>
-        </div>
-      )}
+        }
+      >
+        {(result) => (
+          <div className="flex flex-col gap-4" data-testid="bookings-list">
+            {result.items.map((b) => (
+              <BookingCard key={b.id} booking={b} />
+            ))}
+            <Card>
+              <Pager page={page} pageSize={PAGE_SIZE} total={result.total} onPage={setPage} label="bookings" />
+            </Card>
+          </div>
+        )}
+      </QueryStates>
     </Page>
   );
 }

@@ -6,7 +6,7 @@ import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/Field';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment, linkify } from '../format';
-import { Badge, EmptyState, LoadError, Loading, Page, Pager, type Tone } from '../ui';
+import { Badge, EmptyState, Page, Pager, QueryStates, type Tone } from '../ui';
 import { useDebounced } from '../use-debounced';
 
 const PAGE_SIZE = 25;
@@ -37,50 +37,50 @@ export function OutboxPage() {
         />
       </div>
       <Card>
-        {list.isPending ? (
-          <Loading label="Loading mails" />
-        ) : list.isError ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.items.length === 0 ? (
-          <EmptyState Icon={Mail}>No mails{recipient ? ` to ${recipient}` : ''}.</EmptyState>
-        ) : (
-          <>
-            <ul className="divide-y divide-slate-100" data-testid="outbox-list">
-              {list.data.items.map((m) => (
-                <li key={m.id}>
-                  <details className="group p-4 sm:px-5" data-testid="outbox-mail">
-                    <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2">
-                      <span className="min-w-0">
-                        <span className="block font-semibold text-slate-900">{m.subject}</span>
-                        <span className="block text-sm text-slate-600">to {m.to}</span>
-                      </span>
-                      <span className="flex items-center gap-2 text-sm text-slate-500">
-                        <Badge tone={TONE[m.status]}>{OUTBOX_STATUS_LABELS[m.status]}</Badge>
-                        {formatMoment(m.createdAt)}
-                      </span>
-                    </summary>
-                    <pre
-                      className="mt-3 overflow-x-auto rounded-xl bg-slate-50 p-3 font-sans text-sm break-words whitespace-pre-wrap text-slate-800"
-                      data-testid="outbox-body"
-                    >
-                      {linkify(m.body).map((part, i) =>
-                        part.kind === 'link' ? (
-                          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer" className="text-brand-800 underline">
-                            {part.text}
-                          </a>
-                        ) : (
-                          <span key={i}>{part.text}</span>
-                        ),
-                      )}
-                    </pre>
-                    {m.error && <p className="mt-2 text-sm text-red-700">Delivery failed: {m.error}</p>}
-                  </details>
-                </li>
-              ))}
-            </ul>
-            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} label="mails" />
-          </>
-        )}
+        <QueryStates
+          query={list}
+          loadingLabel="Loading mails"
+          empty={<EmptyState Icon={Mail}>No mails{recipient ? ` to ${recipient}` : ''}.</EmptyState>}
+        >
+          {(result) => (
+            <>
+              <ul className="divide-y divide-slate-100" data-testid="outbox-list">
+                {result.items.map((m) => (
+                  <li key={m.id}>
+                    <details className="group p-4 sm:px-5" data-testid="outbox-mail">
+                      <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-2">
+                        <span className="min-w-0">
+                          <span className="block font-semibold text-slate-900">{m.subject}</span>
+                          <span className="block text-sm text-slate-600">to {m.to}</span>
+                        </span>
+                        <span className="flex items-center gap-2 text-sm text-slate-500">
+                          <Badge tone={TONE[m.status]}>{OUTBOX_STATUS_LABELS[m.status]}</Badge>
+                          {formatMoment(m.createdAt)}
+                        </span>
+                      </summary>
+                      <pre
+                        className="mt-3 overflow-x-auto rounded-xl bg-slate-50 p-3 font-sans text-sm break-words whitespace-pre-wrap text-slate-800"
+                        data-testid="outbox-body"
+                      >
+                        {linkify(m.body).map((part, i) =>
+                          part.kind === 'link' ? (
+                            <a key={i} href={part.href} target="_blank" rel="noopener noreferrer" className="text-brand-800 underline">
+                              {part.text}
+                            </a>
+                          ) : (
+                            <span key={i}>{part.text}</span>
+                          ),
+                        )}
+                      </pre>
+                      {m.error && <p className="mt-2 text-sm text-red-700">Delivery failed: {m.error}</p>}
+                    </details>
+                  </li>
+                ))}
+              </ul>
+              <Pager page={page} pageSize={PAGE_SIZE} total={result.total} onPage={setPage} label="mails" />
+            </>
+          )}
+        </QueryStates>
       </Card>
     </Page>
   );

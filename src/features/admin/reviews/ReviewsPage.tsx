@@ -10,7 +10,7 @@ import { Card } from '../../../components/ui/Card';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { Badge, EmptyState, LoadError, Loading, Page, Pager, Segmented } from '../ui';
+import { Badge, EmptyState, Page, Pager, QueryStates, Segmented } from '../ui';
 
 const PAGE_SIZE = 25;
 const FILTERS = [
@@ -77,45 +77,41 @@ export function ReviewsPage() {
             }}
           />
         </div>
-        {list.isPending ? (
-          <Loading label="Loading reviews" />
-        ) : list.isError ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.items.length === 0 ? (
-          <EmptyState Icon={Star}>No reviews here.</EmptyState>
-        ) : (
-          <>
-            <ul className="divide-y divide-slate-100" data-testid="reviews-list">
-              {list.data.items.map((r) => (
-                <li key={r.id} className="flex flex-col gap-2 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5">
-                  <div className="min-w-0">
-                    <div className="flex flex-wrap items-center gap-2">
-                      <Stars value={r.stars} />
-                      <Link href={`/clients/${r.client.id}`} className="font-semibold text-brand-800 hover:underline">
-                        {r.client.fullName}
-                      </Link>
-                      {r.isPublished && <Badge tone="teal">On the home page</Badge>}
+        <QueryStates query={list} loadingLabel="Loading reviews" empty={<EmptyState Icon={Star}>No reviews here.</EmptyState>}>
+          {(result) => (
+            <>
+              <ul className="divide-y divide-slate-100" data-testid="reviews-list">
+                {result.items.map((r) => (
+                  <li key={r.id} className="flex flex-col gap-2 p-4 sm:flex-row sm:items-start sm:justify-between sm:p-5">
+                    <div className="min-w-0">
+                      <div className="flex flex-wrap items-center gap-2">
+                        <Stars value={r.stars} />
+                        <Link href={`/clients/${r.client.id}`} className="font-semibold text-brand-800 hover:underline">
+                          {r.client.fullName}
+                        </Link>
+                        {r.isPublished && <Badge tone="teal">On the home page</Badge>}
+                      </div>
+                      <p className="mt-1 text-slate-800">
+                        {r.comment || <em className="text-slate-500">No comment (cannot be published).</em>}
+                      </p>
+                      <p className="mt-1 text-xs text-slate-500">{formatMoment(r.createdAt)}</p>
                     </div>
-                    <p className="mt-1 text-slate-800">
-                      {r.comment || <em className="text-slate-500">No comment (cannot be published).</em>}
-                    </p>
-                    <p className="mt-1 text-xs text-slate-500">{formatMoment(r.createdAt)}</p>
-                  </div>
-                  <Button
-                    size="sm"
-                    variant={r.isPublished ? 'secondary' : 'primary'}
-                    disabled={!r.isPublished && !r.comment}
-                    onClick={() => void toggle(r.id, !r.isPublished)}
-                    className="shrink-0 self-start"
-                  >
-                    {r.isPublished ? 'Unpublish' : 'Publish'}
-                  </Button>
-                </li>
-              ))}
-            </ul>
-            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} label="reviews" />
-          </>
-        )}
+                    <Button
+                      size="sm"
+                      variant={r.isPublished ? 'secondary' : 'primary'}
+                      disabled={!r.isPublished && !r.comment}
+                      onClick={() => void toggle(r.id, !r.isPublished)}
+                      className="shrink-0 self-start"
+                    >
+                      {r.isPublished ? 'Unpublish' : 'Publish'}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+              <Pager page={page} pageSize={PAGE_SIZE} total={result.total} onPage={setPage} label="reviews" />
+            </>
+          )}
+        </QueryStates>
       </Card>
     </Page>
   );

@@ -11,7 +11,7 @@ import { errorMessage } from '../../../lib/errors';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { Badge, EmptyState, LoadError, Loading, Page, Pager, Segmented } from '../ui';
+import { Badge, EmptyState, Page, Pager, QueryStates, Segmented } from '../ui';
 
 const PAGE_SIZE = 10;
 const FILTERS = [
@@ -54,24 +54,28 @@ export function SupportPage() {
           }}
         />
       </div>
-      {list.isPending ? (
-        <Loading label="Loading requests" />
-      ) : list.isError ? (
-        <LoadError error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.items.length === 0 ? (
-        <Card>
-          <EmptyState Icon={LifeBuoy}>{status === 'open' ? 'Inbox zero: nothing waiting for an answer.' : 'No requests here.'}</EmptyState>
-        </Card>
-      ) : (
-        <div className="flex flex-col gap-4" data-testid="support-list">
-          {list.data.items.map((r) => (
-            <RequestCard key={r.id} request={r} />
-          ))}
+      <QueryStates
+        query={list}
+        loadingLabel="Loading requests"
+        empty={
           <Card>
-            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} label="requests" />
+            <EmptyState Icon={LifeBuoy}>
+              {status === 'open' ? 'Inbox zero: nothing waiting for an answer.' : 'No requests here.'}
+            </EmptyState>
           </Card>
-        </div>
-      )}
+        }
+      >
+        {(result) => (
+          <div className="flex flex-col gap-4" data-testid="support-list">
+            {result.items.map((r) => (
+              <RequestCard key={r.id} request={r} />
+            ))}
+            <Card>
+              <Pager page={page} pageSize={PAGE_SIZE} total={result.total} onPage={setPage} label="requests" />
+            </Card>
+          </div>
+        )}
+      </QueryStates>
     </Page>
   );
 }
