@@ -1,11 +1,13 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/build/precompress';
+import { prerender } from './scripts/build/prerender';
 
 const api = process.env.POSHAN_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), prerender(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022' },
   server: {
     proxy: {

@@ -1,6 +1,12 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22T0900_initial.js';
 import * as admin from './2026-11-22T1500_admin.js';
+import * as sessionFamilyStart from './2026-11-23T1000_session_family_start.js';
+import * as outboxWithoutCredentials from './2026-11-23T1200_outbox_without_credentials.js';
+import * as followUp from './2026-11-23T1300_follow_up.js';
+import * as feedLikeCount from './2026-11-23T1400_feed_like_count.js';
+import * as selfService from './2026-11-23T1500_self_service.js';
+import * as outboxUnsettled from './2026-11-23T1600_outbox_unsettled.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -10,4 +16,10 @@ import * as admin from './2026-11-22T1500_admin.js';
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0900_initial': initial,
   '2026-11-22T1500_admin': admin,
+  '2026-11-23T1000_session_family_start': sessionFamilyStart,
+  '2026-11-23T1200_outbox_without_credentials': outboxWithoutCredentials,
+  '2026-11-23T1300_follow_up': followUp,
+  '2026-11-23T1400_feed_like_count': feedLikeCount,
+  '2026-11-23T1500_self_service': selfService,
+  '2026-11-23T1600_outbox_unsettled': outboxUnsettled,
 };

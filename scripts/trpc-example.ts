@@ -10,7 +10,7 @@
  * POSHAN_PASSWORD, POSHAN_ROLE (2 client, the default; 1 dietitian),
  * POSHAN_WATCH_SECONDS (how long to follow the feed, default 30).
  */
-import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
+import { createTRPCClient, createWSClient, httpBatchLink, httpLink, splitLink, wsLink } from '@trpc/client';
 import superjson from 'superjson';
 import WebSocket from 'ws';
 import type { AppRouter } from '../server/trpc/root.js';
@@ -28,7 +28,7 @@ if (!email || !password) {
 
 // 1. Sign in over HTTP. superjson must match the server's transformer, on every terminating link.
 const anonymous = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: `${baseUrl}/trpc`, transformer: superjson })],
+  links: [httpLink({ url: `${baseUrl}/trpc`, transformer: superjson })], // auth.* calls are never batched
 });
 const session = await anonymous.auth.signIn.mutate({ email, password, role });
 const { token, fullName } = session.data;
@@ -47,7 +47,16 @@ const client = createTRPCClient<AppRouter>({
     splitLink({
       condition: (op) => op.type === 'subscription',
       true: wsLink({ client: socket, transformer: superjson }),
-      false: httpBatchLink({ url: `${baseUrl}/trpc`, transformer: superjson, headers: { authorization: `Bearer ${token}` } }),
+      false: splitLink({
+        condition: (op) => op.path.startsWith('auth.'),
+        true: httpLink({ url: `${baseUrl}/trpc`, transformer: superjson, headers: { authorization: `Bearer ${token}` } }),
+        false: httpBatchLink({
+          url: `${baseUrl}/trpc`,
+          transformer: superjson,
+          maxItems: 10,
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      }),
     }),
   ],
 });

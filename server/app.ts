@@ -1,52 +1,74 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppDeps } from './deps.js';
+import { OUTAGE_RETRY_AFTER_SECONDS } from './errors.js';
+import type { Lifecycle } from './http/lifecycle.js';
 import { dietPlanPdfRoutes } from './diet-plan/http.js';
-import { clientIp } from './http/client-ip.js';
+import { bodyLimits } from './http/body-limit.js';
+import { clientFiles } from './http/client-files.js';
+import { noStoreByDefault } from './http/api-answers.js';
+import { compressResponses } from './http/compression.js';
+import { envelope } from './http/envelope.js';
 import { securityHeaders } from './http/security-headers.js';
 import { internalRoutes } from './internal/routes.js';
 import { mountRestRoutes } from './rest/mount.js';
 import { openApiDocument } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
-import { bearerToken, createContextFromToken } from './trpc/context.js';
+import { metricsRoute, observeRequests, requestRecord } from './observability/http.js';
+import { bearerToken, createContextFromToken, httpRequestMeta } from './trpc/context.js';
+import { MAX_BATCH_SIZE, refuseBatchedAuthCalls } from './trpc/batch-policy.js';
+import { retryAfterMeta } from './trpc/retry-after.js';
 import { appRouter } from './trpc/root.js';
 
 export const clientDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 
 /** The HTTP side of the app: health, tRPC, REST and the built client on one Hono app. */
-export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internalToken?: string } = {}) {
+export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internalToken?: string; lifecycle?: Lifecycle } = {}) {
   const app = new Hono();
-  app.use('*', securityHeaders());
+  app.use('*', observeRequests(deps));
+  app.use('*', securityHeaders({ publicUrl: deps.config.publicUrl }));
+  app.use('*', compressResponses());
+  app.route('/metrics', metricsRoute(deps));
+  app.use('*', bodyLimits());
 
-  app.get('/healthz', (c) => c.json({ status: 200, message: 'ok' }));
+  app.get('/healthz', (c) => envelope(c, 200, 'ok'));
   app.get('/readyz', async (c) => {
+    // While draining, a proxy must stop sending new requests here.
+    if (opts.lifecycle?.draining) return envelope(c, 503, 'This instance is shutting down.');
     try {
       await sql`select 1`.execute(deps.db);
-      return c.json({ status: 200, message: 'ready', data: { database: deps.dbHandle.kind } });
+      // An instance that cannot hear NOTIFY would miss feed events and session revocations.
+      if (!deps.dbHandle.listening()) throw new Error('the LISTEN connection is down');
+      return envelope(c, 200, 'ready', { database: deps.dbHandle.kind });
     } catch (err) {
       deps.logger.warn('readiness check failed', { error: (err as Error).message });
-      return c.json({ status: 503, message: 'The database is not answering.' }, 503);
+      c.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+      return envelope(c, 503, 'The database is not answering.');
     }
   });
 
+  app.use('/trpc/*', noStoreByDefault());
+  app.use('/api/*', noStoreByDefault());
   app.use(
     '/trpc/*',
     trpcServer({
       endpoint: '/trpc',
       router: appRouter,
-      createContext: (_opts, c) =>
-        createContextFromToken(deps, bearerToken(c.req.header('authorization')), {
-          ip: clientIp(c, deps.config.trustProxy),
-          userAgent: c.req.header('user-agent') ?? '',
-        }),
-      onError: ({ error, path: procedure }) => {
+      maxBatchSize: MAX_BATCH_SIZE,
+      responseMeta: retryAfterMeta,
+      createContext: (opts, c) => {
+        const record = requestRecord(c);
+        if (record) record.procedures = opts.info.calls.map((call) => call.path);
+        refuseBatchedAuthCalls(opts.info);
+        return createContextFromToken(deps, bearerToken(c.req.header('authorization')), httpRequestMeta(c, deps));
+      },
+      onError: ({ error, path: procedure, ctx }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') {
-          deps.logger.error(`tRPC ${procedure ?? '?'} failed`, { error: String(error.cause ?? error) });
+          deps.logger.error(`tRPC ${procedure ?? '?'} failed`, { reqId: ctx?.meta.requestId, error: String(error.cause ?? error) });
         }
       },
     }),
@@ -55,7 +77,7 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
   const api = new Hono();
   api.get('/openapi.json', (c) => c.json(openApiDocument(restRoutes, { publicUrl: deps.config.publicUrl })));
   mountRestRoutes(api, deps, restRoutes);
-  api.all('*', (c) => c.json({ status: 404, message: `There is no API path ${c.req.method} ${c.req.path}.` }, 404));
+  api.all('*', (c) => envelope(c, 404, `There is no API path ${c.req.method} ${c.req.path}.`));
   app.route('/api/diet-plan', dietPlanPdfRoutes(deps)); // binary signed-link downloads, ahead of the JSON API's catch-all
   app.route('/api', api);
 
@@ -63,11 +85,7 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
   if (opts.internalToken) app.route('/internal', internalRoutes(deps, opts.internalToken));
 
   if (opts.serveClient !== false && existsSync(path.join(clientDistDir, 'index.html'))) {
-    const root = path.relative(process.cwd(), clientDistDir) || '.';
-    app.use('/assets/*', serveStatic({ root, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
-    app.use('*', serveStatic({ root }));
-    // SPA: every other GET is a client route (wouter renders the 404 page itself).
-    app.get('*', serveStatic({ root, path: 'index.html' }));
+    app.route('/', clientFiles(clientDistDir, { publicUrl: deps.config.publicUrl }));
   }
   return app;
 }

@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
+import type { LiveSessions } from './auth/live-sessions.js';
 import type { Database, DbHandle } from './db/index.js';
 import type { Config } from './env.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Metrics } from './observability/metrics.js';
+import type { JobQueue } from './jobs/queue.js';
 import type { FeedBus } from './realtime/feed-bus.js';
+import type { FollowUpBus } from './realtime/follow-up-bus.js';
 
 /**
  * Everything a request may need, built once at start (server/main.ts) or per
@@ -18,4 +22,14 @@ export interface AppDeps {
   logger: Logger;
   mailer: Mailer;
   feedBus: FeedBus;
+  /** Prometheus series (when METRICS_TOKEN is set) and the always-on live counts. */
+  metrics: Metrics;
+  /** Check-ins, replies, pauses: live to the follow-up screens on every instance. */
+  followUpBus: FollowUpBus;
+  /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
+  jobs: JobQueue;
+  /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */
+  clock: () => Date;
+  /** The one session resolver (cached, evicted on every instance by NOTIFY): HTTP, REST and WebSocket calls all use it. */
+  sessions: LiveSessions;
 }

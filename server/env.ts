@@ -10,6 +10,24 @@ const booleanFlag = z
   })
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
+const WINDOW_UNITS_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+/** A rate limit written as `<count>/<window>`, e.g. `30/5m` (units s, m, h; at most 24h). */
+const rateLimit = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const match = /^(\d+)\/(\d+)(s|m|h)$/.exec(text.trim());
+      const max = Number(match?.[1]);
+      const windowMs = Number(match?.[2]) * WINDOW_UNITS_MS[(match?.[3] ?? 's') as keyof typeof WINDOW_UNITS_MS];
+      if (!match || max < 1 || windowMs < 1000 || windowMs > 86_400_000) {
+        ctx.addIssue({ code: 'custom', message: 'must be <count>/<window> such as 30/5m (count ≥ 1, window 1s to 24h)' });
+        return z.NEVER;
+      }
+      return { max, windowMs };
+    });
+const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be more than 0');
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -34,7 +52,41 @@ const envSchema = z
     PUBLIC_URL: z.url('must be an absolute URL such as https://poshan.example').optional(),
     SEED_DEMO: booleanFlag.optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
+    METRICS_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)')
+      .regex(/^\S+$/, 'must not contain spaces')
+      .optional(),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+/, 'must be an http:// or https:// URL such as http://otel-collector:4318')
+      .optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default('poshan'),
     TRUST_PROXY: booleanFlag.default(false),
+    RATE_LIMIT_SIGN_IN_IP: rateLimit('30/5m'),
+    RATE_LIMIT_SIGN_IN_ACCOUNT: rateLimit('10/15m'),
+    RATE_LIMIT_SIGN_IN_DEVICE: rateLimit('10/15m'),
+    RATE_LIMIT_PASSWORD_RESET_IP: rateLimit('5/15m'),
+    RATE_LIMIT_PASSWORD_RESET_EMAIL: rateLimit('5/15m'),
+    RATE_LIMIT_FORMS_IP: rateLimit('20/1h'),
+    RATE_LIMIT_FORMS_EMAIL: rateLimit('5/1h'),
+    RATE_LIMIT_VISITS_IP: rateLimit('300/15m'),
+    WS_UNAUTHENTICATED_CLOSE_MS: z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(100, 'must be at least 100 (ms)')
+      .max(60_000, 'must be at most 60000 (ms)')
+      .default(5_000),
+    WS_MAX_PER_IP: positiveInt.default(50),
+    HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(30_000),
+    HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
+    SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+    SHUTDOWN_DRAIN_DELAY_MS: z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
+      .default(0),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
@@ -56,7 +108,43 @@ export interface Config {
   publicUrl: string | undefined;
   seedDemo: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** JSON lines, or readable lines (development default, needs the pino-pretty dev dependency). */
+  logFormat: 'json' | 'pretty';
+  /** Set: /metrics is served to this bearer token and metrics are recorded. Unset: both off. */
+  metricsToken: string | undefined;
+  /** Set: OpenTelemetry traces are exported there (OTLP over HTTP). Unset: no tracing code is loaded. */
+  otlpEndpoint: string | undefined;
+  otelServiceName: string;
   trustProxy: boolean;
+  rateLimits: RateLimits;
+  /** How long a WebSocket without a live session stays open (every call on it answers UNAUTHORIZED meanwhile). */
+  wsUnauthenticatedCloseMs: number;
+  /** Open WebSockets one client address may hold (TRUST_PROXY decides what the address is). */
+  wsMaxPerIp: number;
+  /** A connection that has not sent its whole request head by then is closed. */
+  headersTimeoutMs: number;
+  /** A request whose body has not fully arrived by then is answered 408 and closed. */
+  requestTimeoutMs: number;
+  /** On SIGTERM, how long in-flight requests may take to finish. */
+  shutdownGraceMs: number;
+  /** On SIGTERM, how long /readyz answers 503 while still serving, so a proxy stops routing here first. */
+  shutdownDrainDelayMs: number;
+}
+
+type Window = { max: number; windowMs: number };
+/** Attempts allowed per sliding window (server/auth/rate-limit.ts). */
+export interface RateLimits {
+  signInIp: Window;
+  /** Sign-ins for one account that did not succeed (unknown device). */
+  signInAccount: Window;
+  /** The same, from a device that signed in to the account before (decision 026). */
+  signInDevice: Window;
+  passwordResetIp: Window;
+  passwordResetEmail: Window;
+  /** Support requests and consultation bookings, each form counted on its own. */
+  formsIp: Window;
+  formsEmail: Window;
+  visitsIp: Window;
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +170,26 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl: env.PUBLIC_URL,
     seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
+    metricsToken: env.METRICS_TOKEN,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    otelServiceName: env.OTEL_SERVICE_NAME,
     trustProxy: env.TRUST_PROXY,
+    rateLimits: {
+      signInIp: env.RATE_LIMIT_SIGN_IN_IP,
+      signInAccount: env.RATE_LIMIT_SIGN_IN_ACCOUNT,
+      signInDevice: env.RATE_LIMIT_SIGN_IN_DEVICE,
+      passwordResetIp: env.RATE_LIMIT_PASSWORD_RESET_IP,
+      passwordResetEmail: env.RATE_LIMIT_PASSWORD_RESET_EMAIL,
+      formsIp: env.RATE_LIMIT_FORMS_IP,
+      formsEmail: env.RATE_LIMIT_FORMS_EMAIL,
+      visitsIp: env.RATE_LIMIT_VISITS_IP,
+    },
+    wsUnauthenticatedCloseMs: env.WS_UNAUTHENTICATED_CLOSE_MS,
+    wsMaxPerIp: env.WS_MAX_PER_IP,
+    headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
   };
 }

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError, type z } from 'zod';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 
 export type FieldErrors = Record<string, string[]>;
 type Code = ConstructorParameters<typeof TRPCError>[0]['code'];
@@ -19,11 +20,34 @@ export class AppError extends TRPCError {
   }
 }
 
+/** A 429 from a rate limit; `limits` name what was full, for the refusal metric. */
+export class RateLimitError extends AppError {
+  constructor(
+    message: string,
+    retryAfterSeconds: number,
+    readonly limits: string[],
+  ) {
+    super('TOO_MANY_REQUESTS', message, { retryAfterSeconds });
+  }
+}
+
 export const badRequest = (message: string, fieldErrors?: FieldErrors) => new AppError('BAD_REQUEST', message, { fieldErrors });
 export const unauthorized = (message = 'Please sign in to continue.') => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message = 'You do not have permission to do that.') => new AppError('FORBIDDEN', message);
-export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const notFound = (message: string, fieldErrors?: FieldErrors) => new AppError('NOT_FOUND', message, { fieldErrors });
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+/** How long a caller should wait before trying again during an outage (the Retry-After header). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+export const OUTAGE_MESSAGE = 'The service is briefly unavailable. Please try again in a moment.';
+
+/** An outage (the database cannot be reached): 503 with Retry-After, so clients wait and retry instead of signing out. */
+export const serviceUnavailable = (cause?: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', OUTAGE_MESSAGE, { retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS, cause });
+
+/** The same error, or a 503 when it is really a database outage. */
+export const asOutage = (error: unknown) =>
+  !(error instanceof AppError) && isDatabaseUnavailable(error) ? serviceUnavailable(error) : error;
 
 const DEFAULT_ZOD_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
 
@@ -56,10 +80,16 @@ export type DescribedError = {
 /**
  * One description of any error for both transports: the HTTP status, a
  * message a person can act on, and field errors when input was invalid.
+ * Internal details (a database message, a stack) never go to a remote caller,
+ * whatever NODE_ENV says: they go to the log. Only a local command showing its
+ * own failure to its operator passes `exposeInternal`.
  */
-export function describeError(error: unknown, exposeInternal: boolean): DescribedError {
+export function describeError(error: unknown, exposeInternal = false): DescribedError {
   const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error as Error });
   const cause = trpcError.cause;
+  if (trpcError.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(cause)) {
+    return { status: 503, code: 'SERVICE_UNAVAILABLE', message: OUTAGE_MESSAGE, retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS };
+  }
   const status = getHTTPStatusCodeFromError(trpcError);
   if (cause instanceof ZodError) {
     const first = cause.issues[0];

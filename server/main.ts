@@ -13,8 +13,6 @@ import { createDeps, listen, openDatabase } from './server.js';
  * down cleanly on SIGTERM / SIGINT.
  */
 
-const SHUTDOWN_GRACE_MS = 10_000;
-
 function fail(message: string): never {
   console.warn(message);
   process.exit(1);
@@ -82,10 +80,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received: closing connections and the database…`);
+    // A safety net only: server.close() itself cuts off what outlives the grace period.
+    const limitMs = config.shutdownDrainDelayMs + config.shutdownGraceMs + 5_000;
     setTimeout(() => {
-      console.warn(`Shutdown took longer than ${SHUTDOWN_GRACE_MS / 1000} s; exiting anyway.`);
+      console.warn(`Shutdown took longer than ${limitMs / 1000} s; exiting anyway.`);
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
+    }, limitMs).unref();
     await server.close();
     await dbHandle.close();
     if (lock) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { secureDataDir } from './data-dir.js';
 import type { Config } from './env.js';
 
 /**
@@ -9,10 +10,9 @@ import type { Config } from './env.js';
  */
 export function resolveAppSecret(config: Config): string {
   if (config.appSecret) return config.appSecret;
-  const dir = path.resolve(config.dataDir);
+  const dir = secureDataDir(config.dataDir);
   const file = path.join(dir, 'app-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dir, { recursive: true });
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   return secret;

@@ -1,14 +1,21 @@
 import type { Server } from 'node:http';
+import type { DestinationStream } from 'pino';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
+import { createLiveSessions } from './auth/live-sessions.js';
 import { connectPglite, connectPostgres } from './db/connect.js';
 import type { DbHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { withStartupLock } from './db/startup-lock.js';
 import type { AppDeps } from './deps.js';
 import type { Config } from './env.js';
+import { createLifecycle } from './http/lifecycle.js';
 import { createLogger } from './logger.js';
-import { createMailer } from './mail/mailer.js';
+import { createMailer, type MailSink } from './mail/mailer.js';
+import { createMetrics } from './observability/metrics.js';
+import { registerServerMetrics } from './observability/server-metrics.js';
+import { startFollowUps } from './check-in/start.js';
 import { createFeedBus } from './realtime/feed-bus.js';
 import { attachTrpcWebSocket } from './realtime/ws.js';
 import { resolveAppSecret } from './secret.js';
@@ -20,22 +27,33 @@ export async function openDatabase(config: Config): Promise<DbHandle> {
 }
 
 /** Builds every dependency on an open database: migrations, reference data, realtime. */
-export async function createDeps(config: Config, dbHandle: DbHandle, secret = resolveAppSecret(config)): Promise<AppDeps> {
-  const logger = createLogger(config.logLevel);
-  await migrateToLatest(dbHandle.db);
-  await syncCountries(dbHandle.db);
-  if (config.seedDemo) await seedDemo({ db: dbHandle.db, logger });
-  const feedBus = createFeedBus(dbHandle, (err) => logger.warn('bad feed notification', { error: err.message }));
-  await feedBus.start();
-  return {
-    config,
-    secret,
-    db: dbHandle.db,
-    dbHandle,
-    logger,
-    mailer: createMailer({ db: dbHandle.db, logger, smtpUrl: config.smtpUrl, from: config.mailFrom }),
-    feedBus,
-  };
+export async function createDeps(
+  config: Config,
+  dbHandle: DbHandle,
+  secret = resolveAppSecret(config),
+  opts: { logDestination?: DestinationStream; clock?: () => Date; mailSink?: MailSink } = {},
+): Promise<AppDeps> {
+  const metrics = createMetrics({ enabled: Boolean(config.metricsToken) });
+  const logger = createLogger({
+    level: config.logLevel,
+    format: config.logFormat,
+    onError: metrics.errorLogged,
+    destination: opts.logDestination,
+  });
+  registerServerMetrics(metrics, dbHandle);
+  const feedBus = createFeedBus(dbHandle, (err) => logger.warn('bad feed notification', { error: err.message }), { metrics });
+  const mailer = createMailer({ db: dbHandle.db, logger, smtpUrl: config.smtpUrl, from: config.mailFrom, metrics, sink: opts.mailSink });
+  const clock = opts.clock ?? (() => new Date());
+  const { followUpBus, jobs } = await withStartupLock(dbHandle, async () => {
+    await migrateToLatest(dbHandle.db);
+    await syncCountries(dbHandle.db);
+    if (config.seedDemo) await seedDemo({ db: dbHandle.db, logger });
+    await feedBus.start();
+    return startFollowUps({ config, dbHandle, logger, mailer, metrics, clock });
+  });
+  const sessions = createLiveSessions(dbHandle, logger);
+  await sessions.start();
+  return { config, secret, db: dbHandle.db, dbHandle, logger, mailer, feedBus, metrics, followUpBus, jobs, clock, sessions };
 }
 
 export type RunningServer = { url: string; port: number; deps: AppDeps; httpServer: Server; close(): Promise<void> };
@@ -45,13 +63,23 @@ export async function listen(
   deps: AppDeps,
   opts: { port?: number; host?: string; serveClient?: boolean; internalToken?: string } = {},
 ): Promise<RunningServer> {
-  const app = createApp(deps, { serveClient: opts.serveClient, internalToken: opts.internalToken });
-  const host = opts.host ?? deps.config.host;
+  const { config } = deps;
+  const lifecycle = createLifecycle();
+  const app = createApp(deps, { serveClient: opts.serveClient, internalToken: opts.internalToken, lifecycle });
+  const host = opts.host ?? config.host;
+  const serverOptions = {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    // Node checks both timeouts on this interval (30 s by default, which would double them).
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 4)),
+  };
   const httpServer = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? deps.config.port, hostname: host }, () => resolve(s as Server));
+    const s = serve({ fetch: app.fetch, port: opts.port ?? config.port, hostname: host, serverOptions }, () => resolve(s as Server));
     (s as Server).once('error', reject);
   });
+  lifecycle.track(httpServer);
   const ws = attachTrpcWebSocket(httpServer, deps);
+  deps.metrics.setSocketCount(() => ws.wss.clients.size);
   const { port } = httpServer.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   let closing: Promise<void> | null = null;
@@ -60,14 +88,28 @@ export async function listen(
     port,
     deps,
     httpServer,
+    /**
+     * Graceful stop: readiness turns 503 (for the drain delay, still serving),
+     * then no new connections; WebSocket clients are told to reconnect
+     * elsewhere; in-flight requests get the grace period to finish; then
+     * every connection is closed and realtime and mail wind down.
+     */
     close() {
       closing ??= (async () => {
+        lifecycle.startDraining();
+        if (config.shutdownDrainDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainDelayMs));
+        const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        httpServer.closeIdleConnections();
         await ws.close();
-        await new Promise<void>((resolve) => {
-          httpServer.close(() => resolve());
-          httpServer.closeAllConnections?.();
-        });
+        if (!(await lifecycle.idle(config.shutdownGraceMs))) {
+          deps.logger.warn(`shutdown: ${lifecycle.inFlight} request(s) still running after ${config.shutdownGraceMs} ms were cut off`);
+        }
+        httpServer.closeAllConnections();
+        await closed;
         await deps.feedBus.stop();
+        await deps.jobs.stop();
+        await deps.followUpBus.stop();
+        await deps.sessions.stop();
         await deps.mailer.drain();
       })();
       return closing;

@@ -5,13 +5,70 @@ import { z } from 'zod';
  * rule and message of spec section 5 is written once.
  */
 
+/** The largest value of a Postgres `integer` column (every id and count here). */
+export const INT32_MAX = 2_147_483_647;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
+const CONTROL_CHARS = /[\u0000-\u001F\u007F]/;
+// Multi-line text keeps line breaks and tabs; other control characters cannot be shown (and Postgres refuses NUL).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
+const CONTROL_CHARS_EXCEPT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+export type TextOptions = {
+  /** Line breaks and tabs are allowed (notes, messages, replies); other control characters never are. */
+  multiline?: boolean;
+};
+
+const labelOf = (required: string) => required.replace(/ is required$/, '');
+
+/**
+ * The base of every text input: a string without control characters. The
+ * message names the field, so a caller knows what to fix.
+ */
+export const plainText = (label: string, opts: TextOptions = {}) =>
+  z
+    .string({ error: `${label} must be text` })
+    .refine(
+      (s) => !(opts.multiline ? CONTROL_CHARS_EXCEPT_LINES : CONTROL_CHARS).test(s),
+      opts.multiline ? `${label} can only contain text, line breaks and tabs` : `${label} cannot contain control characters`,
+    );
+
 /** A required text field: missing, null or blank → `required`. */
-export const requiredText = (required: string, max = 2000) =>
+export const requiredText = (required: string, max = 2000, opts: TextOptions = {}) =>
   z
     .string({ error: required })
     .trim()
     .min(1, required)
-    .max(max, `${required.replace(/ is required$/, '')} must be at most ${max} characters`);
+    .max(max, `${labelOf(required)} must be at most ${max} characters`)
+    .pipe(plainText(labelOf(required), opts));
+
+/** An optional text field, trimmed: blank, null or missing → undefined. */
+export const optionalText = (label: string, max: number, opts: TextOptions = {}) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .pipe(plainText(label, opts))
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** Trimmed and lower-cased (spec 5: no email-format rule on the public forms). */
+export const emailText = (max = 254) =>
+  z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(max, `Email must be at most ${max} characters`)
+    .pipe(plainText('Email'))
+    .transform((email) => email.toLowerCase());
+
+/** An opaque token or cursor a client hands back (single line, bounded). */
+export const tokenText = (label: string, max = 200, invalid = `${label} is not valid`) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .max(max, invalid)
+    .pipe(plainText(label));
 
 /** Accepts numbers and numeric strings (forms and query strings send text). */
 export const numberField = (required: string, notNumber = required) =>
@@ -20,14 +77,23 @@ export const numberField = (required: string, notNumber = required) =>
     z.number({ error: (iss) => (iss.input == null ? required : notNumber) }),
   );
 
-/** A positive whole-number id, from JSON or a query string. */
+/** A whole number within [min, max] (max at most a Postgres integer), from JSON. */
+export const intField = (label: string, min = 0, max = INT32_MAX) =>
+  z
+    .number({ error: (iss) => (iss.input == null ? `${label} is required` : `${label} must be a number`) })
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be between ${min} and ${max}`)
+    .max(max, `${label} must be between ${min} and ${max}`);
+
+/** A positive whole-number id (at most a Postgres integer), from JSON or a query string. */
 export const idField = (label = 'id') =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
     z
       .number({ error: (iss) => (iss.input == null ? `${label} is required` : `${label} must be a number`) })
       .int(`${label} must be a whole number`)
-      .positive(`${label} must be a positive number`),
+      .positive(`${label} must be a positive number`)
+      .max(INT32_MAX, `${label} is not a known id (too large)`),
   );
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -40,7 +106,12 @@ export function isCalendarDate(value: string): boolean {
 
 /** A calendar date as 'YYYY-MM-DD'. */
 export const dateField = (required: string) =>
-  z.string({ error: required }).trim().min(1, required).refine(isCalendarDate, 'Use a real date in the form YYYY-MM-DD');
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(10, 'Use a real date in the form YYYY-MM-DD')
+    .refine(isCalendarDate, 'Use a real date in the form YYYY-MM-DD');
 
 /**
  * The latest date that is "today" somewhere on Earth (UTC+14), so a user in

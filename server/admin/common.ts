@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField } from '../validation.js';
+import { idField, INT32_MAX } from '../validation.js';
 
 /**
  * Pieces every console list and form shares. zod only (the React screens
@@ -23,6 +23,7 @@ export const pageInput = z.object({
     .default(0),
   pageSize: z
     .number({ error: pageSizeMessage })
+    .max(INT32_MAX, pageSizeMessage)
     .refine((n) => (ADMIN_PAGE_SIZES as readonly number[]).includes(n), pageSizeMessage)
     .default(DEFAULT_ADMIN_PAGE_SIZE),
 });
@@ -35,13 +36,7 @@ export type Page<T> = { items: T[]; total: number; page: number; pageSize: numbe
 
 export const byId = z.object({ id: idField('id') });
 
-/** An optional free-text field: blank means "none". */
-export const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .nullish()
-    .transform((v) => (v ? v : null));
+/** An optional free-text field: blank means "none" (null). */
+export { optionalText } from '../validation.js';
 
 export const messageResult = z.object({ message: z.string() });

@@ -3,6 +3,7 @@ import { auditRouter } from './audit-log/router.js';
 import { bookingsRouter } from './bookings/router.js';
 import { clientsRouter } from './clients/router.js';
 import { dietPlansRouter } from './diet-plans/router.js';
+import { followUpsRouter } from './follow-ups/router.js';
 import { outboxRouter } from './outbox/router.js';
 import { overviewRouter } from './overview/router.js';
 import { reviewsRouter } from './reviews/router.js';
@@ -25,4 +26,5 @@ export const adminRouter = router({
   dietPlans: dietPlansRouter,
   outbox: outboxRouter,
   audit: auditRouter,
+  followUps: followUpsRouter,
 });

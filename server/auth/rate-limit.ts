@@ -1,32 +1,66 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import { AppError } from '../errors.js';
+import type { RateLimits } from '../env.js';
+import { RateLimitError } from '../errors.js';
 
 /**
  * Sliding-window limits kept in the login_attempts table, so every instance
  * counts the same attempts. A bucket names what is counted, e.g.
- * `signin-fail:acct:asha@example.com` or `signin:ip:203.0.113.7`.
+ * `signin:acct:asha@example.com` or `signin:ip:203.0.113.7`.
  *
- * Check and record are separate statements: a burst of requests that arrive
- * together can pass the check before any of them is recorded, so a limit can
- * be overshot by the number of requests in flight at once (small, as
- * password hashing is capped per instance). That trade keeps the hot path to
- * two indexed queries and no locks.
+ * Check and record are one step: inside a transaction, each bucket's
+ * transaction-scoped advisory lock is taken (in a fixed order, so two
+ * requests never wait on each other in a cycle), then every bucket is
+ * counted, and the attempt is recorded in all of them only if all are below
+ * their limit. A second request for the same bucket, on this instance or
+ * another one, waits for the first to commit and then counts its row, so N
+ * concurrent or batched attempts get at most `max` through. PGlite runs one
+ * transaction at a time, which gives the same guarantee there.
  */
-export type Limit = { bucket: string; max: number; windowMs: number };
+export type Window = { max: number; windowMs: number };
+export type Limit = Window & { bucket: string };
 
-export const SIGN_IN_ACCOUNT_FAILURES = { max: 10, windowMs: 15 * 60_000 };
-export const SIGN_IN_IP_ATTEMPTS = { max: 30, windowMs: 5 * 60_000 };
-export const FORGOT_PASSWORD_IP = { max: 5, windowMs: 15 * 60_000 };
-export const FORGOT_PASSWORD_EMAIL = { max: 5, windowMs: 15 * 60_000 };
-const LONGEST_WINDOW_MS = 15 * 60_000;
+/** Windows longer than this are refused by the configuration; older rows count for nothing. */
+export const LONGEST_WINDOW_MS = 24 * 60 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 
+/** What a limit counts; also the `kind` label of poshan_rate_limit_refusals_total. */
+export type LimitKind =
+  | 'signin-ip'
+  | 'signin-account'
+  | 'signin-device'
+  | 'forgot-ip'
+  | 'forgot-email'
+  | 'support-ip'
+  | 'support-email'
+  | 'consultation-ip'
+  | 'consultation-email'
+  | 'visit-ip';
+
 export const bucket = {
-  signInFailures: (email: string) => `signin-fail:acct:${email.toLowerCase()}`,
+  signInAccount: (email: string) => `signin:acct:${email.toLowerCase()}`,
+  signInDevice: (deviceId: string) => `signin:device:${deviceId}`,
   signInIp: (ip: string) => `signin:ip:${ip}`,
   forgotIp: (ip: string) => `forgot:ip:${ip}`,
   forgotEmail: (email: string) => `forgot:email:${email.toLowerCase()}`,
+  formIp: (form: 'support' | 'consultation', ip: string) => `${form}:ip:${ip}`,
+  formEmail: (form: 'support' | 'consultation', email: string) => `${form}:email:${email.trim().toLowerCase()}`,
+  visitIp: (ip: string) => `visit:ip:${ip}`,
 };
+
+export type KindedLimit = Limit & { kind: LimitKind };
+
+/**
+ * The public forms (Contact Us, consultation booking) are limited per IP,
+ * generously for a clinic's visitors behind one address, and per e-mail
+ * address, so one sender cannot flood the team's mailbox from many.
+ */
+export function publicFormLimits(limits: RateLimits, form: 'support' | 'consultation', ip: string, email: string): KindedLimit[] {
+  return [
+    { kind: `${form}-ip`, bucket: bucket.formIp(form, ip), ...limits.formsIp },
+    { kind: `${form}-email`, bucket: bucket.formEmail(form, email), ...limits.formsEmail },
+  ];
+}
 
 /** Seconds until the bucket is below its limit again, or 0 when it is below now. */
 export async function secondsUntilAllowed(db: Db, limit: Limit, now = new Date()): Promise<number> {
@@ -44,26 +78,39 @@ export async function secondsUntilAllowed(db: Db, limit: Limit, now = new Date()
   return Math.max(1, Math.ceil((row.at.getTime() + limit.windowMs - now.getTime()) / 1000));
 }
 
-export function tooManyRequests(what: string, seconds: number): AppError {
+export function tooManyRequests(what: string, seconds: number, limits: LimitKind[] = []): RateLimitError {
   const minutes = Math.ceil(seconds / 60);
-  return new AppError('TOO_MANY_REQUESTS', `Too many ${what}. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`, {
-    retryAfterSeconds: seconds,
+  return new RateLimitError(`Too many ${what}. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`, seconds, limits);
+}
+
+/**
+ * Takes one slot in every bucket, or none: throws 429 (the longest wait
+ * wins, nothing recorded) when any bucket is full. `db` must be the root
+ * database, not a transaction the caller keeps open: the slot must be visible
+ * to other requests as soon as this returns.
+ */
+export async function takeSlot(db: Db, what: string, limits: KindedLimit[], now = new Date()): Promise<void> {
+  if (limits.length === 0) return;
+  const ordered = [...limits].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+  const refused = await db.transaction().execute(async (trx) => {
+    for (const limit of ordered) await sql`select pg_advisory_xact_lock(hashtextextended(${limit.bucket}, 0))`.execute(trx);
+    const waits = [];
+    for (const limit of ordered) waits.push({ limit, wait: await secondsUntilAllowed(trx, limit, now) });
+    const full = waits.filter((w) => w.wait > 0);
+    if (full.length > 0) return full;
+    await trx
+      .insertInto('login_attempts')
+      .values(ordered.map((l) => ({ bucket: l.bucket, at: now })))
+      .execute();
+    return null;
   });
-}
-
-/** Throws 429 when any of the limits is reached (the longest wait wins). */
-export async function enforceLimits(db: Db, what: string, limits: Limit[], now = new Date()): Promise<void> {
-  const waits = await Promise.all(limits.map((limit) => secondsUntilAllowed(db, limit, now)));
-  const wait = Math.max(0, ...waits);
-  if (wait > 0) throw tooManyRequests(what, wait);
-}
-
-export async function recordAttempt(db: Db, buckets: string[], now = new Date()): Promise<void> {
-  if (buckets.length === 0) return;
-  await db
-    .insertInto('login_attempts')
-    .values(buckets.map((b) => ({ bucket: b, at: now })))
-    .execute();
+  if (refused) {
+    throw tooManyRequests(
+      what,
+      Math.max(...refused.map((r) => r.wait)),
+      refused.map((r) => r.limit.kind),
+    );
+  }
   await pruneOccasionally(db, now);
 }
 

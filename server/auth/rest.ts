@@ -6,6 +6,7 @@ import {
   refreshInput,
   resetPasswordInput,
   sessionData,
+  signInData,
   signInInput,
   signOutInput,
 } from './schema.js';
@@ -32,7 +33,7 @@ export const authRoutes = defineRoutes([
     tag: TAG,
     auth: 'none',
     request: { body: signInInput },
-    response: sessionData,
+    response: signInData,
     errors: { 401: 'Incorrect email or password, or a deactivated account', 429: 'Too many sign-in attempts (see Retry-After)' },
     handle: async ({ caller, body }) => caller.auth.signIn(untrusted(body)),
   },

@@ -9,16 +9,19 @@ import {
   resetPasswordInput,
   sessionOutput,
   signInInput,
+  signInOutput,
   signOutInput,
 } from './schema.js';
 import * as service from './service.js';
+import { changePasswordInput, deviceOutput, signOutDeviceInput } from '../users/schema.js';
+import { z } from 'zod';
 
 export const authRouter = router({
   /** The RSA-OAEP key the client encrypts passwords with (rotates; fetch it before each sign-in). */
   publicKey: publicProcedure.output(publicKeyOutput).query(({ ctx }) => currentPublicKey(ctx.deps)),
   signIn: publicProcedure
     .input(signInInput)
-    .output(sessionOutput)
+    .output(signInOutput)
     .mutation(({ ctx, input }) => service.signIn(ctx.deps, ctx.meta, input)),
   refresh: publicProcedure
     .input(refreshInput)
@@ -38,5 +41,14 @@ export const authRouter = router({
   resetPassword: publicProcedure
     .input(resetPasswordInput)
     .output(messageOutput)
-    .mutation(({ ctx, input }) => service.resetPassword(ctx.deps, input)),
+    .mutation(({ ctx, input }) => service.resetPassword(ctx.deps, ctx.meta, input)),
+  changePassword: authedProcedure
+    .input(changePasswordInput)
+    .output(messageOutput)
+    .mutation(({ ctx, input }) => service.changePassword(ctx.deps, ctx.user, ctx.meta, input)),
+  devices: authedProcedure.output(z.array(deviceOutput)).query(({ ctx }) => service.listDevices(ctx.deps.db, ctx.user)),
+  signOutDevice: authedProcedure
+    .input(signOutDeviceInput)
+    .output(messageOutput)
+    .mutation(({ ctx, input }) => service.signOutDevice(ctx.deps.db, ctx.user, input.id)),
 });

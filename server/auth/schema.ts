@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailText, tokenText } from '../validation.js';
 import { ROLE } from './roles.js';
 
 /**
@@ -6,20 +7,33 @@ import { ROLE } from './roles.js';
  * reset password). zod only: nothing from Node here.
  */
 
-export const PASSWORD_MIN = 8;
-/** A new password (account creation, reset). Sign-in takes any non-empty password. */
-export const passwordField = z
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 200;
+export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN} characters`;
+export const PASSWORD_TOO_COMMON =
+  'This password is too common or too easy to guess. Use a few unrelated words, or add characters that do not follow a known pattern.';
+
+/**
+ * The rule for every new password: account creation (console, CLI, seed),
+ * reset, the invitation's set-password link and password changes. At least
+ * 10 characters and not a common password or an easy variation of one
+ * (decision 027). Sign-in takes any non-empty password, so accounts with
+ * older, shorter passwords still sign in. The common-password check is
+ * asynchronous (it loads its dictionary on first use): parse with
+ * `parseAsync` / `safeParseAsync`; tRPC and the form resolver already do.
+ */
+export const newPasswordField = z
   .string({ error: 'Password is required' })
-  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-  .max(200, 'Password must be at most 200 characters');
+  .min(PASSWORD_MIN, PASSWORD_TOO_SHORT)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
+  .refine(
+    async (password) =>
+      password.length < PASSWORD_MIN || password.length > PASSWORD_MAX || !(await import('./password-strength.js')).isEasyToGuess(password),
+    PASSWORD_TOO_COMMON,
+  );
 
 /** Spec 5: 'Email is required' and no email-format rule on these forms. */
-const emailField = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Email must be at most 254 characters')
-  .transform((email) => email.toLowerCase());
+const emailField = emailText();
 
 const ROLE_MESSAGE = 'Role must be 1 (dietitian) or 2 (client)';
 const roleField = z.preprocess(
@@ -35,31 +49,34 @@ const signInPassword = z
   .min(1, 'Password is required')
   .max(1000, 'Password must be at most 1000 characters');
 
-export const signInInput = z.object({ email: emailField, password: signInPassword, role: roleField });
+export const signInInput = z.object({
+  email: emailField,
+  password: signInPassword,
+  role: roleField,
+  /** The known-device token a previous sign-in on this device returned (decision 026). */
+  deviceToken: tokenText('Device token', 300).optional(),
+});
 /** The login form (the client adds the fixed role 2 and encrypts the password). */
 export const signInForm = signInInput.pick({ email: true, password: true });
 export const refreshInput = z.object({
-  refreshToken: z
-    .string({ error: 'Refresh token is required' })
-    .trim()
-    .min(1, 'Refresh token is required')
-    .max(200, 'Refresh token is not valid'),
+  refreshToken: tokenText('Refresh token').pipe(z.string().min(1, 'Refresh token is required')),
 });
 export const signOutInput = z
   .object({
     /** Lets a client whose session token already expired still revoke its refresh token. */
-    refreshToken: z.string().trim().max(200).optional(),
+    refreshToken: tokenText('Refresh token').optional(),
   })
   .optional();
 export const forgotPasswordInput = z.object({ email: emailField });
-export const resetPasswordForm = z.object({ password: passwordField });
+export const resetPasswordForm = z.object({ password: newPasswordField });
 export const resetPasswordInput = z.object({
   token: z
     .string({ error: 'The reset link is missing its token. Open the link from the email again.' })
     .trim()
     .min(1, 'The reset link is missing its token. Open the link from the email again.')
-    .max(200, 'This password reset link is not valid. Ask for a new one.'),
-  password: passwordField,
+    .max(200, 'This password reset link is not valid. Ask for a new one.')
+    .pipe(tokenText('token', 200, 'This password reset link is not valid. Ask for a new one.')),
+  password: newPasswordField,
 });
 
 export const publicKeyOutput = z.object({
@@ -76,6 +93,9 @@ export const authUser = z.object({
 });
 export const sessionData = authUser.extend({ token: z.string(), refreshToken: z.string() });
 export const sessionOutput = z.object({ message: z.string(), data: sessionData });
+/** Sign-in also hands the device a known-device token to send with its next sign-ins. */
+export const signInData = sessionData.extend({ deviceToken: z.string() });
+export const signInOutput = z.object({ message: z.string(), data: signInData });
 export const checkAuthorizationOutput = z.object({ message: z.string(), data: authUser });
 export const messageOutput = z.object({ message: z.string() });
 

@@ -10,6 +10,8 @@ export type SessionUser = {
   lastName: string;
   fullName: string;
   sessionId: number;
+  /** When the session token stops working: a cached session is refused from this moment on. */
+  expiresAt: Date;
 };
 
 /** Tokens are random and high-entropy, so a fast hash is enough to store them safely. */
@@ -17,14 +19,18 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 
 export const fullNameOf = (u: { first_name: string; last_name: string }) => `${u.first_name} ${u.last_name}`.trim();
 
-export async function resolveSessionUser(db: Db, token: string): Promise<SessionUser | null> {
+/**
+ * The live session of a token, straight from the database: not revoked, not
+ * expired, its user active. Callers go through the cache in live-sessions.ts.
+ */
+export async function findLiveSession(db: Db, tokenHash: string, now = new Date()): Promise<SessionUser | null> {
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id as session_id', 'u.id', 'u.role', 'u.email', 'u.first_name', 'u.last_name'])
-    .where('s.token_hash', '=', hashToken(token))
+    .select(['s.id as session_id', 's.expires_at', 'u.id', 'u.role', 'u.email', 'u.first_name', 'u.last_name'])
+    .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', new Date())
+    .where('s.expires_at', '>', now)
     .where('u.is_active', '=', true)
     .executeTakeFirst();
   if (!row) return null;
@@ -36,36 +42,9 @@ export async function resolveSessionUser(db: Db, token: string): Promise<Session
     lastName: row.last_name,
     fullName: fullNameOf(row),
     sessionId: row.session_id,
+    expiresAt: row.expires_at,
   };
 }
 
-/** Whether a session (found earlier by its token) is still live: not revoked, not expired, its user active. */
-export async function isSessionLive(db: Db, sessionId: number, now = new Date()): Promise<boolean> {
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select('s.id')
-    .where('s.id', '=', sessionId)
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', now)
-    .where('u.is_active', '=', true)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * For long-lived connections (WebSocket subscriptions), whose context was
- * resolved once: re-checks the session at most every `everyMs`, so a signed-out,
- * revoked or expired session stops receiving data.
- */
-export function liveSessionCheck(db: Db, sessionId: number, everyMs = 15_000): () => Promise<boolean> {
-  let checkedAt = 0; // the first event checks
-  let live = true;
-  return async () => {
-    if (!live) return false;
-    if (Date.now() - checkedAt < everyMs) return true;
-    live = await isSessionLive(db, sessionId);
-    checkedAt = Date.now();
-    return live;
-  };
-}
+/** Uncached lookup by token (tests and one-off callers; requests use deps.sessions). */
+export const resolveSessionUser = (db: Db, token: string) => findLiveSession(db, hashToken(token));

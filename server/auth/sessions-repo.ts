@@ -1,31 +1,59 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
+import { notifySessionsChanged } from './live-sessions.js';
 import { hashToken } from './session.js';
 
 export const SESSION_TTL_MS = 60 * 60 * 1000; // 1 hour
 export const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000; // 30 days
+/**
+ * A sign-in ends this long after it began, however often it is refreshed:
+ * every token of a family (the chain of refreshes) expires by then, and the
+ * person must sign in again with their password.
+ */
+export const ABSOLUTE_SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000; // 30 days
+
+/** The sign-in a refreshed session continues: its family, and when that sign-in began. */
+export type SessionFamily = { id: string; startedAt: Date };
 
 /** 256 bits of randomness, URL-safe. */
 export const newToken = () => randomBytes(32).toString('base64url');
 
 export type IssuedSession = { sessionId: number; token: string; refreshToken: string; expiresAt: Date; refreshExpiresAt: Date };
 
-/** Starts a session (a new family unless one is given, as on refresh). Only hashes are stored. */
-export async function issueSession(db: Db, userId: number, familyId: string = randomUUID(), now = new Date()): Promise<IssuedSession> {
+/** A User-Agent as stored: enough to name the browser, never unbounded. */
+export const storedUserAgent = (userAgent: string | null | undefined) => userAgent?.trim().slice(0, 400) || null;
+
+/**
+ * Starts a session: a new sign-in, or (on refresh) the next link of a family,
+ * which keeps the family's start so that refreshing never outlives
+ * ABSOLUTE_SESSION_LIFETIME_MS. Only hashes are stored, with the browser
+ * that signed in.
+ */
+export async function issueSession(
+  db: Db,
+  userId: number,
+  family: SessionFamily | undefined = undefined,
+  now = new Date(),
+  userAgent: string | null = null,
+): Promise<IssuedSession> {
   const token = newToken();
   const refreshToken = newToken();
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  const refreshExpiresAt = new Date(now.getTime() + REFRESH_TTL_MS);
+  const startedAt = family?.startedAt ?? now;
+  const endOfSignIn = startedAt.getTime() + ABSOLUTE_SESSION_LIFETIME_MS;
+  const expiresAt = new Date(Math.min(now.getTime() + SESSION_TTL_MS, endOfSignIn));
+  const refreshExpiresAt = new Date(Math.min(now.getTime() + REFRESH_TTL_MS, endOfSignIn));
   const row = await db
     .insertInto('sessions')
     .values({
       user_id: userId,
-      family_id: familyId,
+      family_id: family?.id ?? randomUUID(),
+      family_started_at: startedAt,
       token_hash: hashToken(token),
       refresh_hash: hashToken(refreshToken),
       expires_at: expiresAt,
       refresh_expires_at: refreshExpiresAt,
+      user_agent: storedUserAgent(userAgent),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -44,17 +72,20 @@ export const ROTATED_TOKEN_OVERLAP_MS = 30_000;
  * (Postgres re-checks the WHERE after the first commits); the other gets
  * nothing and sees the token as already rotated.
  */
-export function claimRefreshToken(db: Db, refreshToken: string, now = new Date()) {
+export async function claimRefreshToken(db: Db, refreshToken: string, now = new Date()) {
   const overlapEnds = new Date(now.getTime() + ROTATED_TOKEN_OVERLAP_MS);
-  return db
+  const claimed = await db
     .updateTable('sessions')
     .set({ rotated_at: now, expires_at: sql<Date>`least(expires_at, ${overlapEnds})` })
     .where('refresh_hash', '=', hashToken(refreshToken))
     .where('rotated_at', 'is', null)
     .where('revoked_at', 'is', null)
     .where('refresh_expires_at', '>', now)
-    .returning(['id', 'user_id', 'family_id'])
+    .returning(['id', 'user_id', 'family_id', 'family_started_at', 'user_agent'])
     .executeTakeFirst();
+  // The old session token now expires sooner: cached copies must learn it.
+  if (claimed) await notifySessionsChanged(db, [claimed.user_id]);
+  return claimed;
 }
 
 export function findSessionByRefreshToken(db: Db, refreshToken: string) {
@@ -69,13 +100,70 @@ export function familyOfSession(db: Db, sessionId: number) {
   return db.selectFrom('sessions').select('family_id').where('id', '=', sessionId).executeTakeFirst();
 }
 
-/** Ends every session of a sign-in (the family shares one id across rotations). */
-export function revokeFamily(db: Db, familyId: string, now = new Date()) {
-  return db.updateTable('sessions').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+/**
+ * The one place sessions are revoked. Every path (sign-out, refresh-token
+ * reuse, password reset or change, deactivation, signing out a device) comes
+ * through here, so each one tells every instance (NOTIFY, delivered when the
+ * transaction commits) to drop its cached copy and close the sockets.
+ */
+async function revokeSessions(db: Db, which: { familyId: string } | { userId: number; exceptFamilyId?: string }, now: Date) {
+  let update = db.updateTable('sessions').set({ revoked_at: now }).where('revoked_at', 'is', null);
+  if ('familyId' in which) update = update.where('family_id', '=', which.familyId);
+  else {
+    update = update.where('user_id', '=', which.userId);
+    if (which.exceptFamilyId) update = update.where('family_id', '!=', which.exceptFamilyId);
+  }
+  const revoked = await update.returning(['id', 'user_id']).execute();
+  // A user is announced even with nothing to revoke: deactivation must still reach their sockets.
+  await notifySessionsChanged(db, 'userId' in which ? [which.userId] : revoked.map((r) => r.user_id));
+  return revoked;
 }
 
+/**
+ * A user's sign-ins that can still be renewed, one row per family: when it
+ * started, when it was last renewed, and the browser. Bounded: a person has
+ * a handful of devices; the newest 50 are listed.
+ */
+export function listLiveFamilies(db: Db, userId: number, now = new Date()) {
+  return db
+    .selectFrom('sessions')
+    .select((eb) => [
+      'family_id',
+      eb.fn.min('created_at').as('signed_in_at'),
+      eb.fn.max('created_at').as('last_active_at'),
+      eb.fn.max('user_agent').as('user_agent'),
+      eb.fn.max('id').as('latest_id'),
+    ])
+    .where('user_id', '=', userId)
+    .groupBy('family_id')
+    .having(
+      (eb) => eb.fn.count<number>('id').filterWhere((w) => w.and([w('revoked_at', 'is', null), w('refresh_expires_at', '>', now)])),
+      '>',
+      0,
+    )
+    .orderBy('last_active_at', 'desc')
+    .limit(50)
+    .execute();
+}
+
+/** The family of one of the user's own sessions, or nothing (another user's family id finds nothing). */
+export function findFamilyOfUser(db: Db, userId: number, familyId: string) {
+  return db.selectFrom('sessions').select('family_id').where('user_id', '=', userId).where('family_id', '=', familyId).executeTakeFirst();
+}
+
+/** Every sign-in of a user except one (the one making the change: a password change). */
+export function revokeOtherFamilies(db: Db, userId: number, keepFamilyId: string, now = new Date()) {
+  return revokeSessions(db, { userId, exceptFamilyId: keepFamilyId }, now);
+}
+
+/** Ends every session of a sign-in (the family shares one id across rotations). */
+export function revokeFamily(db: Db, familyId: string, now = new Date()) {
+  return revokeSessions(db, { familyId }, now);
+}
+
+/** Ends every sign-in of a user (password reset or change, deactivation). */
 export function revokeAllSessionsOfUser(db: Db, userId: number, now = new Date()) {
-  return db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  return revokeSessions(db, { userId }, now);
 }
 
 /** Rows whose refresh token has long expired can no longer do anything. */

@@ -24,7 +24,7 @@ import { type NewUserInput, createUser, newUserInput, splitFullName } from '../u
 const USAGE = `Usage: npm run user:create -- --email E --password P --name "First Last" --role client|admin [--height 1.72] [--weight 70]
 
   --email     the sign-in email (unique)
-  --password  at least 8 characters
+  --password  at least 10 characters, not a common password
   --name      full name; the first word is the first name
   --role      client (role 2) or admin (a dietitian, role 1)
   --height    height in metres (optional)
@@ -66,7 +66,7 @@ function numberOption(value: string | undefined, flag: string, unit: string): nu
   return n;
 }
 
-function parseCommandLine(argv: string[]): NewUserInput | 'help' {
+async function parseCommandLine(argv: string[]): Promise<NewUserInput | 'help'> {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -102,7 +102,7 @@ function parseCommandLine(argv: string[]): NewUserInput | 'help' {
     heightM: numberOption(text('height'), '--height', 'metres (e.g. 1.72)'),
     weightKg: numberOption(text('weight'), '--weight', 'kg (e.g. 70)'),
   };
-  const checked = newUserInput.safeParse(input);
+  const checked = await newUserInput.safeParseAsync(input);
   if (!checked.success) throw new CliError(describeFieldErrors(zodFieldErrors(checked.error)), 2);
   return input;
 }
@@ -203,7 +203,7 @@ async function createAccount(config: Config, input: NewUserInput): Promise<{ use
 }
 
 async function main(argv: string[]) {
-  const input = parseCommandLine(argv);
+  const input = await parseCommandLine(argv);
   if (input === 'help') {
     console.log(USAGE);
     return;

@@ -12,6 +12,7 @@ export const consultationRoutes = defineRoutes([
     request: { body: bookConsultationInput },
     response: z.object({ id: z.number().int() }),
     successStatus: 201,
+    errors: { 429: 'Too many consultation requests from this address or for this email (see Retry-After)' },
     handle: async ({ caller, body }) => {
       const booked = await caller.consultation.book(untrusted(body));
       return { status: 201, message: booked.message, data: booked.data };

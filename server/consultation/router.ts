@@ -6,5 +6,5 @@ export const consultationRouter = router({
   book: publicProcedure
     .input(bookConsultationInput)
     .output(bookedConsultation)
-    .mutation(({ ctx, input }) => service.bookConsultation(ctx.deps, input)),
+    .mutation(({ ctx, input }) => service.bookConsultation(ctx.deps, ctx.meta, input)),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { numberField, requiredText } from '../validation.js';
+import { INT32_MAX, numberField, requiredText } from '../validation.js';
 
 /*
  * The consultation modal's rules (spec 5), shared by the React form and the
@@ -51,7 +51,7 @@ export const consultationWeightField = numberField('Weight is required', 'Weight
  * '919876543210'.
  */
 export const contactField = z
-  .union([z.string(), z.number()], { error: 'Contact is required' })
+  .union([z.string().max(40, CONTACT_LENGTH), z.number()], { error: 'Contact is required' })
   .transform((v) =>
     String(v)
       .replace(/[\s\-().]/g, '')
@@ -66,7 +66,7 @@ export const contactField = z
 
 /** The id of a country from GET /api/countries (a select sends it as text). */
 export const countryField = numberField('Country is required', CHOOSE_A_COUNTRY).pipe(
-  z.number().int(CHOOSE_A_COUNTRY).positive(CHOOSE_A_COUNTRY),
+  z.number().int(CHOOSE_A_COUNTRY).positive(CHOOSE_A_COUNTRY).max(INT32_MAX, CHOOSE_A_COUNTRY),
 );
 
 const CONDITION_ANSWERS = new Map<unknown, boolean>([

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { secureDataDir } from '../data-dir.js';
 import { resolve } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -26,22 +26,42 @@ function configurePgTypes() {
 export type DbHandle = {
   db: Kysely<Database>;
   kind: 'postgres' | 'pglite';
-  /** Listen to a NOTIFY channel; returns an unlisten function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The connection URL (Postgres only), for clients that open their own pool (the job queue). */
+  url?: string;
+  /**
+   * Listen to a NOTIFY channel; returns an unlisten function. `onReconnect`
+   * runs after the connection dropped and came back: notifications sent
+   * meanwhile are lost, so the caller must catch up some other way.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /** Whether every LISTEN connection is up (readiness: a deaf instance misses events and revocations). */
+  listening(): boolean;
+  /** The pool's connections (pg only; the embedded database has one in-process connection). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 };
 
+/** A request waits this long for a pooled connection before it fails (as an outage: 503), instead of forever. */
+const POOL_CONNECT_TIMEOUT_MS = 5_000;
+
 export function connectPostgres(url: string, poolSize = 10): DbHandle {
   configurePgTypes();
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS });
   pool.on('error', (err) => console.warn('[db] idle client error:', err.message));
+  // A client that is checked out (between the queries of a transaction) has no error listener of the
+  // pool's: when the server ends its connection (a restart: 57P01) the 'error' event would crash the
+  // process. The query that was running fails on its own, and the pool drops the broken client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const listeners = new Set<{ close(): Promise<void> }>();
+  const listeners = new Set<ReturnType<typeof createPgListener>>();
   return {
     db,
     kind: 'postgres',
-    async listen(channel, onPayload) {
-      const listener = createPgListener(url, channel, onPayload);
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    url,
+    listening: () => [...listeners].every((l) => l.connected()),
+    async listen(channel, onPayload, onReconnect) {
+      const listener = createPgListener(url, channel, onPayload, onReconnect);
       await listener.ready;
       listeners.add(listener);
       return async () => {
@@ -56,15 +76,20 @@ export function connectPostgres(url: string, poolSize = 10): DbHandle {
   };
 }
 
+/** Reconnect attempts of a LISTEN connection back off up to this: the instance is ready again within ~1 s of the database. */
+const LISTEN_RETRY_MAX_MS = 1_000;
+
 /**
  * LISTEN needs a dedicated connection outside the pool. It reconnects with
  * backoff when the connection drops, so a database restart does not silence
  * realtime events for the life of the process.
  */
-function createPgListener(url: string, channel: string, onPayload: (payload: string) => void) {
+function createPgListener(url: string, channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) {
   let client: pg.Client | null = null;
   let closed = false;
   let attempt = 0;
+  let connected = false;
+  let everConnected = false;
   let resolveReady!: () => void;
   const ready = new Promise<void>((r) => {
     resolveReady = r;
@@ -85,7 +110,11 @@ function createPgListener(url: string, channel: string, onPayload: (payload: str
     try {
       await c.connect();
       await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      if (client !== c) return; // dropped (or closed) while connecting
       attempt = 0;
+      connected = true;
+      if (everConnected) onReconnect?.();
+      everConnected = true;
       resolveReady();
     } catch (err) {
       console.warn(`[db] could not LISTEN on ${channel}: ${(err as Error).message}`);
@@ -96,16 +125,18 @@ function createPgListener(url: string, channel: string, onPayload: (payload: str
   const scheduleReconnect = (c: pg.Client) => {
     if (closed || client !== c) return;
     client = null;
+    connected = false;
     c.removeAllListeners('end');
     c.end().catch(() => {});
     attempt += 1;
-    const delay = Math.min(30_000, 250 * 2 ** Math.min(attempt, 7));
+    const delay = Math.min(LISTEN_RETRY_MAX_MS, 100 * 2 ** Math.min(attempt, 4)) + Math.floor(Math.random() * 100);
     setTimeout(connect, delay).unref();
   };
 
   void connect();
   return {
     ready,
+    connected: () => connected,
     async close() {
       closed = true;
       const c = client;
@@ -119,7 +150,7 @@ function createPgListener(url: string, channel: string, onPayload: (payload: str
 }
 
 export async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {
-  if (dataDir) mkdirSync(resolve(dataDir), { recursive: true });
+  if (dataDir) secureDataDir(dataDir);
   const client = await PGlite.create({
     dataDir: dataDir ? resolve(dataDir) : undefined,
     parsers: { [pgliteTypes.INT8]: parseInt8, [pgliteTypes.DATE]: keepDateText },
@@ -128,6 +159,7 @@ export async function connectPglite(dataDir: string | undefined): Promise<DbHand
   return {
     db,
     kind: 'pglite',
+    listening: () => !client.closed,
     async listen(channel, onPayload) {
       const unlisten = await client.listen(channel, onPayload);
       return async () => {

@@ -3,9 +3,14 @@ import { migrations } from '../../migrations/index.js';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Runs every pending migration; the Migrator's lock makes concurrent starts safe. */
+/**
+ * Runs every pending migration; the Migrator's lock makes concurrent starts safe.
+ * Migrations written in parallel on different branches can land in a different
+ * order than their names sort: a database that already ran a later-named one
+ * still runs an earlier-named newcomer (each migration stands on its own).
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -30,12 +30,16 @@ export interface SessionsTable {
   id: Generated<number>;
   user_id: number;
   family_id: string;
+  /** When the sign-in this session continues began (the absolute lifetime counts from it). */
+  family_started_at: Timestamp;
   token_hash: string;
   refresh_hash: string;
   expires_at: Timestamp;
   refresh_expires_at: Timestamp;
   rotated_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** The browser that signed in (its User-Agent), kept across refreshes. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 
@@ -66,6 +70,7 @@ export interface OutboxTable {
   to_address: string;
   subject: string;
   body_text: string;
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   status: ColumnType<'queued' | 'sent' | 'failed' | 'logged', 'queued' | 'sent' | 'failed' | 'logged' | undefined>;
   error: string | null;
   created_at: CreatedAt;
@@ -117,6 +122,8 @@ export interface FeedPostsTable {
   description: string;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** Kept exact by a trigger on feed_likes, in the same transaction as the like. */
+  like_count: ColumnType<number, never, never>;
 }
 
 export interface FeedLikesTable {
@@ -219,6 +226,58 @@ export interface VisitsTable {
   created_at: CreatedAt;
 }
 
+/** A client's check-in (issue 13): the weight also goes to weights, the reply comes from a dietitian. */
+export interface CheckInsTable {
+  id: Generated<number>;
+  client_id: number;
+  date: DateText;
+  weight_kg: number;
+  adherence: number;
+  notes: string | null;
+  reply: string | null;
+  replied_at: NullableTimestamp;
+  replied_by: number | null;
+  created_at: CreatedAt;
+}
+
+/** A pause of a subscription; open while resumed_on is null. */
+export interface SubscriptionPausesTable {
+  id: Generated<number>;
+  subscription_id: number;
+  paused_from: DateText;
+  resumed_on: DateText | null;
+  reason: string | null;
+  paused_by: number | null;
+  resumed_by: number | null;
+  created_at: CreatedAt;
+}
+
+export type FollowUpReminderKind = 'check_in_due' | 'check_in_overdue' | 'renewal';
+/** Reminders already sent: unique per client, kind and due date. */
+export interface FollowUpRemindersTable {
+  id: Generated<number>;
+  client_id: number;
+  kind: FollowUpReminderKind;
+  due_date: DateText;
+  outbox_id: number | null;
+  created_at: CreatedAt;
+}
+
+export type JobState = 'created' | 'active' | 'failed';
+/** The embedded database's job queue (pg-boss runs on real Postgres). */
+export interface JobQueueTable {
+  id: Generated<number>;
+  name: string;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  singleton_key: string | null;
+  state: ColumnType<JobState, JobState | undefined, JobState>;
+  attempts: ColumnType<number, number | undefined, number>;
+  run_after: Timestamp;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -239,6 +298,10 @@ export interface Database {
   visits: VisitsTable;
   diet_plan_versions: DietPlanVersionsTable;
   audit_log: AuditLogTable;
+  check_ins: CheckInsTable;
+  subscription_pauses: SubscriptionPausesTable;
+  follow_up_reminders: FollowUpRemindersTable;
+  job_queue: JobQueueTable;
 }
 
 export type User = Selectable<UsersTable>;

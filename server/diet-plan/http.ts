@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
-import { describeError, forbidden } from '../errors.js';
+import { forbidden } from '../errors.js';
+import { errorEnvelope } from '../http/envelope.js';
 import { pdfLinkParams } from './schema.js';
 import { INVALID_LINK_MESSAGE, openSignedPdf } from './service.js';
 
@@ -25,9 +26,7 @@ export function dietPlanPdfRoutes(deps: AppDeps) {
         'Cache-Control': 'private, no-store',
       });
     } catch (error) {
-      const d = describeError(error, deps.config.nodeEnv !== 'production');
-      if (d.status >= 500) deps.logger.error('diet plan PDF download failed', { error: String((error as Error)?.cause ?? error) });
-      return c.json({ status: d.status, message: d.message }, d.status as 403);
+      return errorEnvelope(c, error, { logger: deps.logger, what: 'diet plan PDF download' });
     }
   });
   return app;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField, idField, requiredText } from '../validation.js';
+import { dateField, idField, plainText, requiredText } from '../validation.js';
 
 /** Page sizes of the My Diet Plans table (spec 9 lists 10, 25, 50, 100; 10 is the default). */
 export const DIET_PLAN_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -104,11 +104,19 @@ export const mealItemSchema = z.object({
 
 export const mealSchema = z.object({
   /** 24-hour 'HH:MM'. */
-  time: z.string({ error: 'Time is required' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be HH:MM, e.g. 08:30'),
+  time: z
+    .string({ error: 'Time is required' })
+    .max(5, 'Time must be HH:MM, e.g. 08:30')
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be HH:MM, e.g. 08:30'),
   /** The meal's name, e.g. 'Breakfast'. */
   name: requiredText('Meal name is required', 60),
   items: z.array(mealItemSchema).min(1, 'Add at least one food to each meal').max(12, 'A meal can list at most 12 foods'),
-  notes: z.string().trim().max(500, 'Notes must be at most 500 characters').optional(),
+  notes: z
+    .string({ error: 'Notes must be text' })
+    .trim()
+    .max(500, 'Notes must be at most 500 characters')
+    .pipe(plainText('Notes', { multiline: true }))
+    .optional(),
 });
 export type Meal = z.infer<typeof mealSchema>;
 
@@ -126,7 +134,7 @@ export const composedDietPlanSchema = z
     to: dateField('To date is required'),
     days: z.array(planDaySchema).min(1, 'Add at least one day').max(31, 'A plan can have at most 31 days'),
     /** General guidance printed after the table (water, activity, swaps, budget...). */
-    guidelines: z.array(z.string().trim().min(1).max(300, 'Each guideline must be at most 300 characters')).max(20).default([]),
+    guidelines: z.array(requiredText('Guideline is required', 300)).max(20).default([]),
   })
   .refine((p) => p.from <= p.to, { message: 'The end date cannot be before the start date', path: ['to'] });
 export type ComposedDietPlan = z.infer<typeof composedDietPlanSchema>;

@@ -1,8 +1,7 @@
-import { clientToActFor } from '../auth/guards.js';
+import { clientToActFor, requireClient } from '../auth/guards.js';
 import type { SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
 import { badRequest, forbidden, issueMessage, zodFieldErrors } from '../errors.js';
-import { findActiveClient } from '../users/repo.js';
 import * as repo from './repo.js';
 import { DIET_PLAN_PDF_MAX_BYTES, type DietPlanList, type ListDietPlansInput, newDietPlanFields } from './schema.js';
 import { checkPdfLink, signPdfLink } from './signed-url.js';
@@ -10,11 +9,9 @@ import { checkPdfLink, signPdfLink } from './signed-url.js';
 /** What signing a PDF link needs: the app secret and, when known, the public origin. */
 export type PdfLinkSigner = { secret: string; baseUrl?: string; now?: () => number };
 
-const clientExists = (db: Db) => async (id: number) => Boolean(await findActiveClient(db, id));
-
 /** One page of a client's plans, newest first, each with a fresh signed PDF link. */
 export async function listDietPlans(db: Db, actor: SessionUser, input: ListDietPlansInput, signer: PdfLinkSigner): Promise<DietPlanList> {
-  const clientId = await clientToActFor(actor, input.user, 'user', clientExists(db));
+  const clientId = await clientToActFor(db, actor, input.user, 'user');
   const [rows, count] = await Promise.all([
     repo.listPlans(db, clientId, { offset: input.page * input.count, limit: input.count }),
     repo.countPlans(db, clientId),
@@ -61,10 +58,7 @@ export async function createDietPlan(db: Db, input: NewDietPlan) {
   const problem = pdfProblem(input.pdf);
   if (problem) throw badRequest(problem, { pdf: [problem] });
   const { clientId, title, from, to } = parsed.data;
-  if (!(await findActiveClient(db, clientId))) {
-    const message = 'That client does not exist.';
-    throw badRequest(message, { clientId: [message] });
-  }
+  await requireClient(db, clientId, 'clientId');
   const row = await repo.insertPlan(db, { clientId, title, from, to, pdf: input.pdf, createdBy: input.createdBy ?? null });
   return { id: row.id, clientId: row.client_id, title: row.title, from: row.from_date, to: row.to_date, bytes: row.pdf_bytes };
 }

@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import { type TrackedEnvelope, tracked } from '@trpc/server';
 import type { Db } from '../db/index.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import { type FeedBus, type FeedBusMessage, type FeedNotification, latestFeedEventId } from '../realtime/feed-bus.js';
 import * as repo from './repo.js';
 import type { FeedEvent, FeedItem } from './schema.js';
@@ -15,7 +16,7 @@ const INBOX_MAX = 1000;
 /** Posts fetched for live events, per instance, keyed by event id. */
 const POST_CACHE_SIZE = 256;
 
-type StreamDeps = FeedDeps & { logger: Logger };
+type StreamDeps = FeedDeps & { logger: Logger; metrics?: Pick<Metrics, 'feedDelivered'> };
 type Tracked = TrackedEnvelope<FeedEvent>;
 
 /**
@@ -174,8 +175,8 @@ export async function* feedEventStream(
   viewerId: number,
   lastEventId: string | null | undefined,
   signal: AbortSignal | undefined,
-  /** Re-checks the viewer's session before live events are sent (the socket's context was resolved once). */
-  stillSignedIn: () => Promise<boolean> = async () => true,
+  /** Whether the viewer's session is still live, checked before each live event (a socket outlives any one check). */
+  stillSignedIn: () => boolean | Promise<boolean> = () => true,
 ): AsyncGenerator<Tracked, void, unknown> {
   const inbox = new Inbox(signal ?? new AbortController().signal);
   const unsubscribe = deps.feedBus.subscribe((m) => inbox.push(m));
@@ -214,7 +215,10 @@ export async function* feedEventStream(
         event = { kind: 'resync' };
       }
       position = Math.max(position, message.eventId);
-      if (event) yield tracked(String(message.eventId), event);
+      if (event) {
+        deps.metrics?.feedDelivered(message.at);
+        yield tracked(String(message.eventId), event);
+      }
     }
   } finally {
     unsubscribe();

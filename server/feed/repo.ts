@@ -22,9 +22,9 @@ function microsToTimestamp(micros: number): string {
 }
 
 /**
- * Posts with their likes as one viewer sees them. Every like figure comes
- * from the (post_id, user_id) primary key: a count, the first ids, and
- * whether the viewer is among them.
+ * Posts with their likes as one viewer sees them: the kept count (exact: a
+ * trigger on feed_likes maintains it), and from the (post_id, user_id)
+ * primary key the first ids and whether the viewer is among them.
  */
 function postsFor(db: Db, viewerId: number | null) {
   return db
@@ -34,7 +34,7 @@ function postsFor(db: Db, viewerId: number | null) {
       'p.description',
       'p.created_at',
       sql<number>`(extract(epoch from p.created_at) * 1000000)::int8`.as('position_micros'),
-      sql<number>`(select count(*) from feed_likes l where l.post_id = p.id)`.as('like_count'),
+      'p.like_count',
       sql<number[]>`array(select l.user_id from feed_likes l where l.post_id = p.id order by l.user_id limit ${LIKES_LISTED_MAX})`.as(
         'likes',
       ),
@@ -69,6 +69,15 @@ export async function postsByIds(db: Db, viewerId: number | null, ids: readonly 
     .where('p.id', 'in', [...ids])
     .execute();
   return rows.map(normalise);
+}
+
+/**
+ * Locks one post's row until the transaction ends, so writes to that post
+ * (likes and their count) happen one after another while other posts'
+ * writes go on in parallel. False when there is no such post.
+ */
+export async function lockPost(trx: Db, id: number): Promise<boolean> {
+  return Boolean(await trx.selectFrom('feed_posts').select('id').where('id', '=', id).forUpdate().executeTakeFirst());
 }
 
 export async function postExists(db: Db, id: number): Promise<boolean> {
@@ -106,13 +115,9 @@ export async function insertLike(db: Db, postId: number, userId: number): Promis
     .execute();
 }
 
-export async function countLikes(db: Db, postId: number): Promise<number> {
-  const r = await db
-    .selectFrom('feed_likes')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('post_id', '=', postId)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+export async function likeCount(db: Db, postId: number): Promise<number> {
+  const r = await db.selectFrom('feed_posts').select('like_count').where('id', '=', postId).executeTakeFirstOrThrow();
+  return r.like_count;
 }
 
 export async function hasLiked(db: Db, postId: number, userId: number): Promise<boolean> {

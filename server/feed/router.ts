@@ -1,5 +1,5 @@
+import { sessionStillLive } from '../trpc/context.js';
 import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
-import { liveSessionCheck } from '../auth/session.js';
 import { feedEventStream } from './events.js';
 import {
   createPostInput,
@@ -49,6 +49,11 @@ export const feedRouter = router({
    * events are replayed.
    */
   events: clientProcedure.input(feedEventsInput).subscription(async function* ({ ctx, input, signal }) {
-    yield* feedEventStream(ctx.deps, ctx.user.id, input?.lastEventId, signal, liveSessionCheck(ctx.deps.db, ctx.user.sessionId));
+    const closed = ctx.deps.metrics.subscriptionOpened(ctx.user.id, ctx.user.role);
+    try {
+      yield* feedEventStream(ctx.deps, ctx.user.id, input?.lastEventId, signal, sessionStillLive(ctx));
+    } finally {
+      closed();
+    }
   }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, requiredText } from '../validation.js';
+import { idField, requiredText, tokenText } from '../validation.js';
 
 /**
  * The feed's rules and shapes, shared by the procedures, the REST adapters
@@ -105,17 +105,10 @@ export const likersPage = z.object({
   nextCursor: z.string().nullable(),
 });
 
-// Line breaks and tabs are kept; other control characters cannot be shown (and Postgres refuses NUL).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-
 /** A post's text: plain text with line breaks, 1 to 5000 characters after trimming. */
 export const postDescription = z.preprocess(
   (v) => (typeof v === 'string' ? v.replace(/\r\n?/g, '\n') : v),
-  requiredText('Description is required', POST_MAX_CHARS).refine(
-    (s) => !CONTROL_CHARS.test(s),
-    'Description can only contain text, line breaks and tabs',
-  ),
+  requiredText('Description is required', POST_MAX_CHARS, { multiline: true }),
 );
 
 export const createPostInput = z.object({ desc: postDescription });
@@ -127,7 +120,9 @@ export const removedPost = z.object({ id: z.number().int() });
  * feed.events input. tRPC fills `lastEventId` in by itself when it
  * reconnects; an id this server does not know leads to a 'resync' event.
  */
-export const feedEventsInput = z.object({ lastEventId: z.string().max(40, 'lastEventId is not an event id').nullish() }).nullish();
+export const feedEventsInput = z
+  .object({ lastEventId: tokenText('lastEventId', 40, 'lastEventId is not an event id').nullish() })
+  .nullish();
 
 /**
  * What a subscriber receives (each wrapped in a tracked event id):

@@ -6,7 +6,7 @@ import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { recordAudit } from '../audit/record.js';
-import { type FeedBus, lockFeedWrites } from '../realtime/feed-bus.js';
+import type { FeedBus } from '../realtime/feed-bus.js';
 import * as repo from './repo.js';
 import {
   type CreatePostInput,
@@ -51,22 +51,21 @@ export async function listFeed(db: Db, viewer: SessionUser, input: ListFeedInput
 
 /**
  * Likes a post, or takes the like back. Likes are rows keyed (post, user),
- * so repeating a toggle can never double-count, and the count is always
- * computed. Feed writes are serialised (lockFeedWrites), so the count sent
- * with the event is exact when it commits and later events never carry an
- * older count.
+ * so repeating a toggle can never double-count; the post's kept count moves
+ * with them in the same transaction. Toggles of one post take turns on its
+ * row lock, so the count sent with the event is exact when it commits and a
+ * later event never carries an older count; other posts are not held up.
  */
 export async function toggleLike(deps: FeedDeps, actor: SessionUser, input: ToggleLikeInput) {
   // Spec 6: clients like the dietitians' posts; a like is personal, so nobody likes on someone else's behalf.
   if (actor.role === ROLE.admin) throw forbidden('Only clients can like posts.');
   if (input.id !== actor.id) throw forbidden('You can only access your own data.');
   return deps.db.transaction().execute(async (trx) => {
-    await lockFeedWrites(trx);
-    if (!(await repo.postExists(trx, input.feedId))) throw notFound(POST_NOT_FOUND);
+    if (!(await repo.lockPost(trx, input.feedId))) throw notFound(POST_NOT_FOUND);
     const unliked = await repo.deleteLike(trx, input.feedId, actor.id);
     if (!unliked) await repo.insertLike(trx, input.feedId, actor.id);
     const liked = !unliked;
-    const likeCount = await repo.countLikes(trx, input.feedId);
+    const likeCount = await repo.likeCount(trx, input.feedId);
     await deps.feedBus.publish(trx, { kind: 'like.changed', postId: input.feedId, actorId: actor.id, likeCount, liked });
     return { feedId: input.feedId, liked, likeCount };
   });
@@ -95,7 +94,6 @@ const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 57).trimE
 
 export async function createPost(deps: FeedDeps, admin: SessionUser, input: CreatePostInput) {
   return deps.db.transaction().execute(async (trx) => {
-    await lockFeedWrites(trx);
     const { id } = await repo.insertPost(trx, admin.id, input.desc);
     await recordAudit(trx, admin, {
       action: 'feed_post.created',
@@ -110,7 +108,6 @@ export async function createPost(deps: FeedDeps, admin: SessionUser, input: Crea
 
 export async function updatePost(deps: FeedDeps, admin: SessionUser, input: UpdatePostInput) {
   return deps.db.transaction().execute(async (trx) => {
-    await lockFeedWrites(trx);
     const updated = await repo.updatePost(trx, input.id, input.desc);
     if (!updated) throw notFound(POST_NOT_FOUND);
     await recordAudit(trx, admin, {
@@ -126,7 +123,6 @@ export async function updatePost(deps: FeedDeps, admin: SessionUser, input: Upda
 
 export async function removePost(deps: FeedDeps, admin: SessionUser, postId: number) {
   return deps.db.transaction().execute(async (trx) => {
-    await lockFeedWrites(trx);
     const removed = await repo.deletePost(trx, postId);
     if (!removed) throw notFound(POST_NOT_FOUND);
     await recordAudit(trx, admin, {

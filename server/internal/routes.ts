@@ -1,7 +1,8 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
-import { describeError } from '../errors.js';
+import { envelope, errorEnvelope } from '../http/envelope.js';
+import { readJsonBody } from '../http/json-body.js';
+import { requestMeta } from '../http/request-meta.js';
 import { bearerToken } from '../trpc/context.js';
 import { createUser } from '../users/service.js';
 import { tokenMatches } from './token.js';
@@ -11,13 +12,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
 
 function fromThisMachine(c: Context): boolean {
-  let address: string | undefined;
-  try {
-    address = getConnInfo(c).remote.address;
-  } catch {
-    return false;
-  }
-  return address !== undefined && LOOPBACK.has(address) && PROXY_HEADERS.every((h) => c.req.header(h) === undefined);
+  // The socket's own address: forwarding headers are never trusted here, whatever TRUST_PROXY says.
+  const { ip } = requestMeta(c, false);
+  return LOOPBACK.has(ip) && PROXY_HEADERS.every((h) => c.req.header(h) === undefined);
 }
 
 /**
@@ -29,34 +26,24 @@ function fromThisMachine(c: Context): boolean {
 export function internalRoutes(deps: AppDeps, token: string) {
   const app = new Hono();
   app.use('*', async (c, next) => {
-    if (!fromThisMachine(c)) return c.json({ status: 404, message: 'Not found' }, 404);
+    if (!fromThisMachine(c)) return envelope(c, 404, 'Not found');
     if (!tokenMatches(bearerToken(c.req.header('authorization')), token)) {
-      return c.json({ status: 401, message: 'The internal token is missing or wrong: read it from DATA_DIR/internal-token.' }, 401);
+      return envelope(c, 401, 'The internal token is missing or wrong: read it from DATA_DIR/internal-token.');
     }
     await next();
   });
 
   app.post('/users', async (c) => {
-    let body: unknown;
     try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ status: 400, message: 'The request body must be valid JSON.' }, 400);
-    }
-    try {
+      const body = await readJsonBody(c);
       const user = await createUser(deps.db, body as Parameters<typeof createUser>[1]);
       deps.logger.info('account created by a local command', { id: user.id, role: user.role });
-      return c.json({ status: 201, message: 'Account created', data: user }, 201);
+      return envelope(c, 201, 'Account created', user);
     } catch (error) {
-      const d = describeError(error, true);
-      if (d.status >= 500) deps.logger.error('internal user creation failed', { error: String((error as Error)?.cause ?? error) });
-      return c.json(
-        { status: d.status, message: d.message, ...(d.fieldErrors ? { data: { fieldErrors: d.fieldErrors } } : {}) },
-        d.status as 400,
-      );
+      return errorEnvelope(c, error, { logger: deps.logger, what: 'internal user creation' });
     }
   });
 
-  app.all('*', (c) => c.json({ status: 404, message: 'Not found' }, 404));
+  app.all('*', (c) => envelope(c, 404, 'Not found'));
   return app;
 }

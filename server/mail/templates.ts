@@ -1,4 +1,6 @@
 import { BRAND } from '../brand.js';
+import { formatDay } from '../format.js';
+import { composeMail } from './compose.js';
 import type { Mail } from './mailer.js';
 
 /** Plain-text mails, written for the person who receives them. */
@@ -20,5 +22,109 @@ export function passwordResetMail(opts: { to: string; firstName: string; link: s
       '',
       `${BRAND.name} · ${BRAND.supportEmail}`,
     ].join('\n'),
+    sensitive: [opts.link],
   };
+}
+
+export function passwordChangedMail(opts: { to: string; firstName: string; when: string; device: string; forgotLink: string }): Mail {
+  return composeMail({
+    to: opts.to,
+    subject: `Your ${BRAND.name} password was changed`,
+    greetingName: opts.firstName,
+    blocks: [
+      `The password of your ${BRAND.name} account was changed on ${opts.when} from ${opts.device}.`,
+      'Every other device signed in to your account has been signed out. Sign in there again with the new password.',
+      { heading: 'Was this not you?' },
+      'Reset your password at once with the link below, then write to us so we can check your account.',
+      { button: { label: 'Reset my password', href: opts.forgotLink } },
+    ],
+  });
+}
+
+const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 });
+
+export function subscriptionAssignedMail(opts: {
+  to: string;
+  firstName: string;
+  planName: string;
+  startDate: string;
+  endDate: string;
+  amountReceived: number;
+  link: string;
+}): Mail {
+  return composeMail({
+    to: opts.to,
+    subject: `Your ${opts.planName} is confirmed`,
+    greetingName: opts.firstName,
+    blocks: [
+      `Welcome aboard! Your dietitian has put you on the ${opts.planName}.`,
+      {
+        facts: [
+          ['Plan', opts.planName],
+          ['Starts', formatDay(opts.startDate)],
+          ['Ends', formatDay(opts.endDate)],
+          ['Amount paid', rupees.format(opts.amountReceived)],
+        ],
+      },
+      { heading: 'What happens next' },
+      {
+        steps: [
+          'Your dietitian prepares your diet plan; we will email you as soon as it is ready.',
+          'Log your weight once a week under Update Weight, so your dietitian can follow your progress.',
+          'Questions at any time: reply to this email or use Contact Us.',
+        ],
+      },
+      { button: { label: 'See my subscription', href: opts.link } },
+    ],
+  });
+}
+
+export function dietPlanPublishedMail(opts: {
+  to: string;
+  firstName: string;
+  title: string;
+  fromDay: string;
+  toDay: string;
+  version: number;
+  link: string;
+}): Mail {
+  const updated = opts.version > 1;
+  return composeMail({
+    to: opts.to,
+    subject: updated ? `Your diet plan "${opts.title}" was updated` : `Your new diet plan "${opts.title}" is ready`,
+    greetingName: opts.firstName,
+    blocks: [
+      updated
+        ? `Your dietitian has updated your diet plan. Version ${opts.version} replaces the one you had.`
+        : 'Your dietitian has prepared a new diet plan for you.',
+      {
+        facts: [
+          ['Plan', opts.title],
+          ['For', `${formatDay(opts.fromDay)} – ${formatDay(opts.toDay)}`],
+        ],
+      },
+      'Open My Diet Plans to read it or download it as a PDF.',
+      { button: { label: 'Open My Diet Plans', href: opts.link } },
+    ],
+  });
+}
+
+export function bookingReceivedMail(opts: { to: string; name: string; phone: string; bookingId: number }): Mail {
+  return composeMail({
+    to: opts.to,
+    subject: `We have your consultation request (#${opts.bookingId})`,
+    greetingName: opts.name,
+    blocks: [
+      `Thank you for booking a consultation with ${BRAND.name}. Your request #${opts.bookingId} has reached our dietitians.`,
+      { heading: 'What happens next' },
+      {
+        steps: [
+          'A dietitian reads your answers, including any medical condition you told us about.',
+          `We call you on ${opts.phone} to agree a time that suits you.`,
+          'In the consultation, the dietitian explains the plan that fits you and answers your questions.',
+        ],
+      },
+      `If the number is wrong or you would like to add something, reply to this email or write to ${BRAND.supportEmail}.`,
+    ],
+  });
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAND } from '../brand.js';
 import type { DietPlanPdfInput } from './diet-plan.js';
 import { formatDateRange, formatPortion, formatQuantity, formatTime, renderDietPlanPdf } from './diet-plan.js';
@@ -58,6 +58,9 @@ const plan: DietPlanPdfInput = {
 };
 
 describe('renderDietPlanPdf', () => {
+  // The first render starts a PDF worker thread (pool.ts): slow on a busy machine, so not inside a test's 5 s.
+  beforeAll(() => renderDietPlanPdf(plan), 60_000);
+
   it('renders an A4 PDF whose text holds the brand, the people, the dates, every meal and ₹', async () => {
     const pdf = await renderDietPlanPdf(plan);
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');

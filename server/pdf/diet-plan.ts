@@ -1,3 +1,4 @@
+import { formatDay } from '../format.js';
 import { BRAND } from '../brand.js';
 import {
   type ComposedDietPlan,
@@ -9,7 +10,8 @@ import {
 } from '../diet-plan/schema.js';
 import { badRequest, issueMessage, zodFieldErrors } from '../errors.js';
 import { isCalendarDate } from '../validation.js';
-import { A4, FONTS, type FontWeight, inBottomMargin, type PdfDoc, renderPdf } from './document.js';
+import { pdfPool } from './pool.js';
+import { A4, type FontWeight, inBottomMargin, type PdfDoc, renderPdf } from './document.js';
 
 /**
  * A composed diet plan (days × meals) as a clean, branded A4 PDF. A pure
@@ -93,9 +95,7 @@ export function formatTime(hhmm: string): string {
   return `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'am' : 'pm'}`;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-/** '2026-11-01' → '1 Nov 2026' (the calendar day as written, whatever the server's zone). */
-export const formatDay = (isoDate: string) => dayFormat.format(new Date(`${isoDate}T00:00:00Z`));
+export { formatDay };
 export const formatDateRange = (from: string, to: string) => `${formatDay(from)} – ${formatDay(to)}`;
 
 /* -------------------------------- layout -------------------------------- */
@@ -136,7 +136,7 @@ class DietPlanLayout {
   /* ---- text helpers: every measurement uses the font it is drawn with ---- */
 
   private font(weight: FontWeight, size: number) {
-    return this.doc.font(FONTS[weight]).fontSize(size);
+    return this.doc.font(weight).fontSize(size);
   }
 
   /** Text layout is the costly part of rendering, and each cell is measured more than once. */
@@ -353,8 +353,11 @@ class DietPlanLayout {
   }
 }
 
-/** Renders a composed plan; invalid input is a 400 naming the first problem. */
-export async function renderDietPlanPdf(input: DietPlanPdfInput): Promise<Uint8Array> {
+/** What a worker needs to draw a plan: checked on the caller's side, plain data only. */
+export type DietPlanDrawing = { plan: ComposedDietPlan; people: People };
+
+/** A composed plan checked for drawing; invalid input is a 400 naming the first problem. */
+export function prepareDietPlanPdf(input: DietPlanPdfInput): DietPlanDrawing {
   const parsed = composedDietPlanSchema.safeParse(input);
   if (!parsed.success) throw badRequest(issueMessage(parsed.error.issues[0]!), zodFieldErrors(parsed.error));
   const clientName = input.clientName?.trim();
@@ -364,15 +367,23 @@ export async function renderDietPlanPdf(input: DietPlanPdfInput): Promise<Uint8A
   if (input.issuedOn !== undefined && !isCalendarDate(input.issuedOn)) {
     throw badRequest('Use a real date in the form YYYY-MM-DD', { issuedOn: ['Use a real date in the form YYYY-MM-DD'] });
   }
-  const plan = parsed.data;
-  const people: People = { clientName, dietitianName, issuedOn: input.issuedOn ?? new Date().toISOString().slice(0, 10) };
+  return { plan: parsed.data, people: { clientName, dietitianName, issuedOn: input.issuedOn ?? new Date().toISOString().slice(0, 10) } };
+}
+
+/** The drawing itself: synchronous, CPU-bound work for a PDF worker thread (pool.ts). */
+export function drawDietPlanPdf({ plan, people }: DietPlanDrawing): Promise<Uint8Array> {
   return renderPdf(
     {
-      title: `${plan.title} — ${clientName}`,
-      author: `${dietitianName}, ${BRAND.name}`,
-      subject: `Diet plan for ${clientName}, ${formatDateRange(plan.from, plan.to)}`,
+      title: `${plan.title} — ${people.clientName}`,
+      author: `${people.dietitianName}, ${BRAND.name}`,
+      subject: `Diet plan for ${people.clientName}, ${formatDateRange(plan.from, plan.to)}`,
     },
     MARGIN,
     (doc) => new DietPlanLayout(doc, plan, people).draw(),
   );
+}
+
+/** Renders a composed plan on a PDF worker thread; invalid input is a 400 naming the first problem. */
+export async function renderDietPlanPdf(input: DietPlanPdfInput): Promise<Uint8Array> {
+  return pdfPool().render({ kind: 'diet-plan', drawing: prepareDietPlanPdf(input) });
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 
@@ -16,6 +17,10 @@ export const FONTS = {
 } as const;
 export type FontWeight = keyof typeof FONTS;
 
+/** The font files' bytes, read once per thread: each PDF worker reads them at its first document and keeps them. */
+let fontData: Record<FontWeight, Buffer> | null = null;
+const fontBytes = () => (fontData ??= { regular: readFileSync(FONTS.regular), semibold: readFileSync(FONTS.semibold) });
+
 export const A4 = { width: 595.28, height: 841.89 } as const;
 
 export type PdfMeta = { title: string; author: string; subject?: string; keywords?: string };
@@ -30,11 +35,12 @@ export function renderPdf(
   draw: (doc: PdfDoc) => void,
 ) {
   return new Promise<Uint8Array>((resolve, reject) => {
+    const fonts = fontBytes();
     const doc = new PDFDocument({
       size: 'A4',
       margins,
       bufferPages: true,
-      font: FONTS.regular,
+      font: fonts.regular as unknown as string, // pdfkit takes a path or the bytes
       // pdfkit chokes on undefined entries here: only the ones given.
       info: Object.fromEntries(
         Object.entries({
@@ -48,6 +54,8 @@ export function renderPdf(
       lang: 'en-IN',
       displayTitle: true,
     });
+    // Drawing code picks fonts by weight name: doc.font('semibold').
+    for (const weight of Object.keys(fonts) as FontWeight[]) doc.registerFont(weight, fonts[weight]);
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, numberField } from '../validation.js';
+import { idField, numberField, plainText } from '../validation.js';
 
 /** Spec 9: half-star steps up to 5. Stored as whole half stars (1..10) so the steps stay exact. */
 export const RATING_MAX_STARS = 5;
@@ -33,6 +33,7 @@ export const reviewCommentField = z
   .string({ error: 'Your review must be text' })
   .trim()
   .max(RATING_COMMENT_MAX, `Your review must be at most ${RATING_COMMENT_MAX} characters`)
+  .pipe(plainText('Your review', { multiline: true }))
   .nullish()
   .transform((comment) => comment ?? '');
 

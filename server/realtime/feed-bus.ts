@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, DbHandle } from '../db/index.js';
 import type { FeedEventKind } from '../db/schema.js';
+import type { Metrics } from '../observability/metrics.js';
 
 export const FEED_CHANNEL = 'poshan_feed';
 
@@ -25,6 +26,8 @@ export type FeedNotification = {
   /** Present for like.changed when published; absent when replayed from the log. */
   likeCount?: number;
   liked?: boolean;
+  /** When it was published (epoch ms), for the fan-out latency metric; absent when replayed. */
+  at?: number;
 };
 
 /** Events up to and including `eventId` may have been missed: subscribers should refetch. */
@@ -48,10 +51,13 @@ export interface FeedBus {
 }
 
 /**
- * Serialises feed writes across every instance until the transaction ends.
- * Take it first in any transaction that changes posts or likes and publishes:
- * counts read under it are exact at commit, and event ids are handed out in
- * commit order, so "every event after id N" is a complete catch-up.
+ * Orders event ids across every instance until the transaction ends: publish()
+ * takes it just before it draws the event's id, so ids are handed out in
+ * commit order and "every event after id N" is a complete catch-up. It spans
+ * only the event row, its NOTIFY and the commit (Postgres serialises the
+ * commits of notifying transactions anyway); the write itself is ordered by
+ * the row lock of the post it changes, taken earlier, so writes to different
+ * posts run in parallel. Lock order is always post row, then this lock.
  */
 export async function lockFeedWrites(trx: Db): Promise<void> {
   await sql`select pg_advisory_xact_lock(${FEED_WRITE_LOCK}::int8)`.execute(trx);
@@ -80,7 +86,7 @@ function isNotification(value: unknown): value is FeedNotification {
 export function createFeedBus(
   handle: DbHandle,
   onError: (err: Error) => void = () => {},
-  opts: { logCheckMs?: number; logCheckGraceSeconds?: number } = {},
+  opts: { logCheckMs?: number; logCheckGraceSeconds?: number; metrics?: Pick<Metrics, 'feedPublished'> } = {},
 ): FeedBus {
   const logCheckMs = opts.logCheckMs ?? LOG_CHECK_MS;
   const logCheckGraceSeconds = opts.logCheckGraceSeconds ?? LOG_CHECK_GRACE_SECONDS;
@@ -161,20 +167,19 @@ export function createFeedBus(
   return {
     async publish(trx, event) {
       await lockFeedWrites(trx);
-      const row = await trx
-        .insertInto('feed_events')
-        .values({
-          kind: event.kind,
-          post_id: event.postId,
-          actor_id: event.actorId,
-          // The moment it was written (under the lock), not when the transaction began.
-          created_at: sql<Date>`clock_timestamp()`,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const eventId = Number(row.id);
-      const payload: FeedNotification = { eventId, ...event };
-      await sql`select pg_notify(${FEED_CHANNEL}, ${JSON.stringify(payload)})`.execute(trx);
+      // One round trip while the lock is held: the row, and its NOTIFY with the id it drew.
+      // The payload is this JSON with eventId first: '{"eventId":<id>,' + the rest of the event's JSON.
+      const rest = `,${JSON.stringify({ ...event, at: Date.now() }).slice(1)}`;
+      opts.metrics?.feedPublished();
+      const { rows } = await sql<{ id: number | string }>`
+        with e as (
+          insert into feed_events (kind, post_id, actor_id, created_at)
+          -- the moment it was written (under the lock), not when the transaction began
+          values (${event.kind}, ${event.postId}, ${event.actorId}, clock_timestamp())
+          returning id
+        )
+        select id, pg_notify(${FEED_CHANNEL}, '{"eventId":' || id::text || ${rest}) from e`.execute(trx);
+      const eventId = Number(rows[0]!.id);
       if (eventId % PRUNE_EVERY_N_EVENTS === 0) {
         await trx
           .deleteFrom('feed_events')

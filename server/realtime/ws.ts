@@ -3,50 +3,67 @@ import type { Duplex } from 'node:stream';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps.js';
-import { createContextFromToken } from '../trpc/context.js';
+import { incomingMeta } from '../http/request-meta.js';
+import { echoRequestIds } from '../observability/ws.js';
+import { createContextInner } from '../trpc/context.js';
+import { closeSocketsGracefully, createWsAdmission } from './ws-admission.js';
 import { appRouter } from '../trpc/root.js';
+import { createSocketSessions } from './socket-sessions.js';
 
 /**
- * tRPC over WebSocket on the same http server, path /trpc. The context is
- * made once per connection from the token in connectionParams, so the client
- * reopens its socket on sign-in and sign-out.
+ * tRPC over WebSocket on the same http server, path /trpc. The token comes
+ * in connectionParams; the socket's session is checked on every call and
+ * the socket is closed when that session ends (socket-sessions.ts), so the
+ * client reopens its socket on sign-in, sign-out and renewal.
  */
 export function attachTrpcWebSocket(server: Server, deps: AppDeps) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const requestIds = echoRequestIds(wss);
+  const sockets = createSocketSessions(deps.sessions, { unauthenticatedCloseMs: deps.config.wsUnauthenticatedCloseMs });
   const handler = applyWSSHandler({
     wss,
     router: appRouter,
     keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
-    createContext: async ({ req, info }) => {
-      const token = typeof info.connectionParams?.token === 'string' ? info.connectionParams.token : null;
-      return createContextFromToken(deps, token, {
-        ip: req.socket.remoteAddress ?? 'unknown',
-        userAgent: req.headers['user-agent'] ?? '',
+    createContext: ({ req, res, info }) => {
+      const token = typeof info.connectionParams?.token === 'string' && info.connectionParams.token ? info.connectionParams.token : null;
+      return createContextInner({
+        deps,
+        socket: sockets.attach(res, token),
+        meta: {
+          ...incomingMeta(req, deps.config.trustProxy),
+          requestId: requestIds.of(req),
+          transport: 'ws',
+        },
       });
     },
-    onError: ({ error, path }) => {
+    onError: ({ error, path, ctx }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR')
-        deps.logger.error(`tRPC ws ${path ?? '?'} failed`, { error: String(error.cause ?? error) });
+        deps.logger.error(`tRPC ws ${path ?? '?'} failed`, { reqId: ctx?.meta.requestId, error: String(error.cause ?? error) });
     },
   });
 
+  const admission = createWsAdmission(deps.config.wsMaxPerIp);
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (pathname !== '/trpc') {
       socket.destroy();
       return;
     }
+    const { ip } = incomingMeta(req, deps.config.trustProxy);
+    if (!admission.admit(ip, socket)) return;
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   };
   server.on('upgrade', onUpgrade);
 
   return {
     wss,
+    sockets,
     /** Tell clients to reconnect elsewhere, then close every socket. */
     async close() {
       server.off('upgrade', onUpgrade);
+      sockets.close();
       handler.broadcastReconnectNotification();
-      for (const client of wss.clients) client.terminate();
+      await closeSocketsGracefully(wss.clients);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

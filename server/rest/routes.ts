@@ -1,4 +1,5 @@
 import { authRoutes } from '../auth/rest.js';
+import { checkInRoutes } from '../check-in/rest.js';
 import { consultationRoutes } from '../consultation/rest.js';
 import { countriesRoutes } from '../countries/rest.js';
 import { dietPlanRoutes } from '../diet-plan/rest.js';
@@ -22,4 +23,5 @@ export const restRoutes: RestRoute[] = [
   ...weightRoutes,
   ...subscriptionRoutes,
   ...visitRoutes,
+  ...checkInRoutes,
 ];

@@ -30,3 +30,14 @@ export function insertSubscription(
 ) {
   return db.insertInto('subscriptions').values(row).returning(columns).executeTakeFirstOrThrow();
 }
+
+/** The open pause of each of these subscriptions, if any. */
+export function openPauses(db: Db, subscriptionIds: number[]) {
+  if (subscriptionIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('subscription_pauses')
+    .select(['subscription_id', 'paused_from'])
+    .where('subscription_id', 'in', subscriptionIds)
+    .where('resumed_on', 'is', null)
+    .execute();
+}

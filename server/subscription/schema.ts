@@ -41,6 +41,8 @@ export const subscription = z.object({
   startDate: z.string(),
   endDate: z.string(),
   isExpired: z.boolean(),
+  /** The day an open pause began (no check-ins are due while paused), else null. */
+  pausedSince: z.string().nullable(),
 });
 
 /** What the back office (and the demo seed) give to put a client on a plan. */

@@ -1,9 +1,8 @@
-import { clientToActFor } from '../auth/guards.js';
+import { clientToActFor, requireClient } from '../auth/guards.js';
 import type { SessionUser } from '../auth/session.js';
 import { findPlan } from '../catalogue/plans.js';
 import type { Db } from '../db/index.js';
-import { badRequest, issueMessage, notFound, zodFieldErrors } from '../errors.js';
-import { findActiveClient } from '../users/repo.js';
+import { badRequest, issueMessage, zodFieldErrors } from '../errors.js';
 import { todayUtc } from '../validation.js';
 import { isSubscriptionExpired, subscriptionEndDate } from './period.js';
 import * as repo from './repo.js';
@@ -11,7 +10,7 @@ import { type AssignSubscriptionInput, assignSubscriptionInput, type ListSubscri
 
 type SubscriptionRow = Awaited<ReturnType<typeof repo.insertSubscription>>;
 
-function toSubscription(row: SubscriptionRow, today: string): Subscription {
+function toSubscription(row: SubscriptionRow, today: string, pausedSince: string | null = null): Subscription {
   return {
     id: row.id,
     planId_fk: { planType: row.plan_type, planMRP: row.list_price, planName: row.plan_name, planId: row.plan_id },
@@ -19,16 +18,23 @@ function toSubscription(row: SubscriptionRow, today: string): Subscription {
     startDate: row.start_date,
     endDate: row.end_date,
     isExpired: isSubscriptionExpired(row.end_date, row.cancelled_at, today),
+    pausedSince,
   };
 }
 
-const clientExists = (db: Db) => async (id: number) => Boolean(await findActiveClient(db, id));
-
 /** A client's subscriptions, newest first; `active` keeps only the running ones. */
 export async function listSubscriptions(db: Db, actor: SessionUser, input: ListSubscriptionsInput, today = todayUtc()) {
-  const clientId = await clientToActFor(actor, input.id, 'id', clientExists(db));
+  const clientId = await clientToActFor(db, actor, input.id, 'id');
   const rows = await repo.listSubscriptions(db, clientId, { activeOn: input.active ? today : undefined });
-  return rows.map((row) => toSubscription(row, today));
+  const paused = new Map(
+    (
+      await repo.openPauses(
+        db,
+        rows.map((r) => r.id),
+      )
+    ).map((p) => [p.subscription_id, p.paused_from]),
+  );
+  return rows.map((row) => toSubscription(row, today, paused.get(row.id) ?? null));
 }
 
 /**
@@ -45,7 +51,7 @@ export async function assignSubscription(db: Db, input: AssignSubscriptionInput,
     const message = `The ${planType} catalogue has no plan ${planId}.`;
     throw badRequest(message, { planId: [message] });
   }
-  if (!(await findActiveClient(db, clientId))) throw notFound('That client does not exist.');
+  await requireClient(db, clientId, 'clientId');
   const row = await repo.insertSubscription(db, {
     client_id: clientId,
     plan_type: plan.type,

@@ -9,6 +9,7 @@ export const supportRoutes = defineRoutes([
     tag: 'Support',
     auth: 'optional',
     request: { body: supportRequestInput },
+    errors: { 429: 'Too many support requests from this address or for this email (see Retry-After)' },
     handle: async ({ caller, body }) => caller.support.create(untrusted(body)),
   },
 ]);

@@ -19,5 +19,5 @@ export const supportRouter = router({
   create: checkedForCaller
     .input(supportRequestInput)
     .output(supportRequestResult)
-    .mutation(({ ctx, input }) => service.createSupportRequest(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.createSupportRequest(ctx.deps, ctx.user, ctx.meta, input)),
 });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { requiredText } from '../validation.js';
+import { optionalText, requiredText } from '../validation.js';
 
 export const SUPPORT_NAME_MAX = 100;
 /** The longest address the mail standards allow. */
 export const SUPPORT_EMAIL_MAX = 254;
 export const SUPPORT_MESSAGE_MAX = 5000;
 
-const message = requiredText('Message is required', SUPPORT_MESSAGE_MAX);
+const message = requiredText('Message is required', SUPPORT_MESSAGE_MAX, { multiline: true });
 
 /** Contact Us for a visitor: who they are and what they need (spec 5: no email-format rule). */
 export const supportFormSignedOut = z.object({
@@ -18,22 +18,14 @@ export const supportFormSignedOut = z.object({
 /** Contact Us when signed in: name and email come from the account, so only the message is asked. */
 export const supportFormSignedIn = z.object({ message });
 
-const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .nullish()
-    .transform((v) => v || undefined);
-
 /**
  * What the call accepts. Whether name and email are required depends on who
  * calls, so the procedure first checks the raw input against the matching
  * form schema above (all messages at once, in form order).
  */
 export const supportRequestInput = z.object({
-  name: optionalText('Name', SUPPORT_NAME_MAX),
-  email: optionalText('Email', SUPPORT_EMAIL_MAX),
+  name: optionalText('Name', SUPPORT_NAME_MAX).transform((v) => v ?? undefined),
+  email: optionalText('Email', SUPPORT_EMAIL_MAX).transform((v) => v ?? undefined),
   message,
 });
 

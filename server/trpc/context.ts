@@ -1,20 +1,58 @@
+import type { Context as HonoContext } from 'hono';
+import type { SessionUser } from '../auth/session.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
-import { type SessionUser, resolveSessionUser } from '../auth/session.js';
+import { serviceUnavailable } from '../errors.js';
+import { requestMeta } from '../http/request-meta.js';
+import { type RequestRecord, requestRecord } from '../observability/http.js';
+import type { SocketSession } from '../realtime/socket-sessions.js';
 
-export type RequestMeta = { ip: string; userAgent: string };
+export type RequestMeta = {
+  ip: string;
+  userAgent: string;
+  /** The X-Request-Id of this call (HTTP request or WebSocket connection); log lines carry it. */
+  requestId?: string;
+  /** 'ws' for calls over the WebSocket (logged per call; HTTP requests are logged by the access log). */
+  transport?: 'http' | 'ws';
+  /** The access log's record of the HTTP request, told the signed-in user. */
+  record?: RequestRecord;
+};
 
 export type Context = {
   deps: AppDeps;
   user: SessionUser | null;
   meta: RequestMeta;
+  /**
+   * Set on WebSocket connections, whose context lives as long as the socket:
+   * every call re-checks the session through it (trpc/init.ts), so `user`
+   * is never trusted from when the socket opened.
+   */
+  socket?: SocketSession;
 };
 
 /** The pure context: tests and createCaller build it directly. */
-export function createContextInner(opts: { deps: AppDeps; user?: SessionUser | null; meta?: Partial<RequestMeta> }): Context {
+export function createContextInner(opts: {
+  deps: AppDeps;
+  user?: SessionUser | null;
+  meta?: Partial<RequestMeta>;
+  socket?: SocketSession;
+}): Context {
   return {
     deps: opts.deps,
     user: opts.user ?? null,
-    meta: { ip: opts.meta?.ip ?? '127.0.0.1', userAgent: opts.meta?.userAgent ?? '' },
+    meta: { ...opts.meta, ip: opts.meta?.ip ?? '127.0.0.1', userAgent: opts.meta?.userAgent ?? '' },
+    ...(opts.socket ? { socket: opts.socket } : {}),
+  };
+}
+
+/** What an HTTP request (tRPC or REST) tells its context: address, agent, request id and record. */
+export function httpRequestMeta(c: HonoContext, deps: AppDeps): RequestMeta {
+  const record = requestRecord(c);
+  return {
+    ...requestMeta(c, deps.config.trustProxy),
+    requestId: record?.id,
+    transport: 'http',
+    record,
   };
 }
 
@@ -25,18 +63,31 @@ export function bearerToken(header: string | null | undefined): string | null {
 }
 
 /**
- * The one way both transports (HTTP and WebSocket) turn a token into a user.
- * Never throws: an unknown or expired token is simply no user, and the
- * procedure refuses (a throwing WS context makes clients loop reconnecting).
+ * The one way a token becomes a user, for every HTTP request (tRPC and
+ * REST), through the shared session cache (deps.sessions). An unknown or
+ * expired token is no user, and the procedure refuses it; a database that
+ * cannot be reached is an outage (503 with Retry-After), never "signed out".
  */
 export async function createContextFromToken(deps: AppDeps, token: string | null, meta: Partial<RequestMeta>): Promise<Context> {
   let user: SessionUser | null = null;
   if (token) {
     try {
-      user = await resolveSessionUser(deps.db, token);
+      user = await deps.sessions.resolve(token);
     } catch (err) {
-      deps.logger.warn('session lookup failed', { error: (err as Error).message });
+      if (isDatabaseUnavailable(err)) throw serviceUnavailable(err);
+      throw err;
     }
   }
+  if (user && meta.record) meta.record.userId = user.id;
   return createContextInner({ deps, user, meta });
+}
+
+/**
+ * For a running subscription: whether the caller's session is still live,
+ * checked before each event. Over a WebSocket it is the socket's session,
+ * which every revocation re-checks at once (no database round-trip per event).
+ */
+export function sessionStillLive(ctx: Context): () => boolean {
+  const socket = ctx.socket;
+  return socket ? () => socket.isLive() : () => true;
 }

@@ -1,13 +1,14 @@
 import { initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import { ROLE } from '../auth/roles.js';
-import { AppError, describeError } from '../errors.js';
+import { AppError, RateLimitError, asOutage, describeError } from '../errors.js';
+import type { SignInOutcome } from '../observability/metrics.js';
 import type { Context } from './context.js';
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
-  errorFormatter({ shape, error, ctx }) {
-    const described = describeError(error, ctx?.deps.config.nodeEnv !== 'production');
+  errorFormatter({ shape, error }) {
+    const described = describeError(error);
     return {
       ...shape,
       message: described.message,
@@ -25,15 +26,76 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const publicProcedure = t.procedure;
+/**
+ * Every procedure, on every transport (HTTP, WebSocket, REST adapters):
+ * sign-in outcomes and rate-limit refusals for the metrics, and one log line
+ * per WebSocket call (HTTP requests have the access log's line).
+ */
+const observed = t.middleware(async ({ ctx, path, type, next }) => {
+  const start = ctx.meta.transport === 'ws' ? performance.now() : 0;
+  const result = await next();
+  const code = result.ok ? null : result.error.code;
+  if (!result.ok && code === 'TOO_MANY_REQUESTS') {
+    // A rate limit names what was full (signin-ip, support-email, hash-queue...); anything else counts under its procedure.
+    const { error } = result;
+    const kinds = error instanceof RateLimitError && error.limits.length > 0 ? error.limits : [path];
+    for (const kind of kinds) ctx.deps.metrics.rateLimited(kind);
+  }
+  if (path === 'auth.signIn') ctx.deps.metrics.signIn(signInOutcome(code));
+  if (ctx.meta.transport === 'ws' && type !== 'subscription') {
+    ctx.deps.logger.info('ws call', {
+      reqId: ctx.meta.requestId,
+      route: path,
+      type,
+      code: code ?? 'OK',
+      ms: Math.round((performance.now() - start) * 10) / 10,
+      userId: ctx.user?.id,
+    });
+  }
+  return result;
+});
+
+function signInOutcome(code: string | null): SignInOutcome {
+  if (code === null) return 'success';
+  if (code === 'UNAUTHORIZED') return 'rejected';
+  if (code === 'TOO_MANY_REQUESTS') return 'rate_limited';
+  return 'error';
+}
+
+const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+
+/** A database outage anywhere below is a 503 with Retry-After (not a 500, and never a 401). */
+const outagesAreUnavailable = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+    const outage = asOutage(result.error.cause);
+    if (outage !== result.error.cause) throw outage;
+  }
+  return result;
+});
+
+/**
+ * A WebSocket's context lives as long as the socket, so each call over it
+ * (query, mutation or subscription) is authorized against the live session
+ * again, through the session cache. A socket without one gets nothing but
+ * UNAUTHORIZED, whatever it calls.
+ */
+const liveSocketSession = t.middleware(async ({ ctx, next }) => {
+  if (!ctx.socket) return next();
+  const user = await ctx.socket.currentUser();
+  if (!user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+  return next({ ctx: { user } });
+});
+
+export const publicProcedure = t.procedure.use(observed).use(outagesAreUnavailable).use(liveSocketSession);
 
 const signedIn = t.middleware(({ ctx, next }) => {
-  if (!ctx.user) throw new AppError('UNAUTHORIZED', 'Your session has expired. Please sign in again.');
+  if (!ctx.user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
 /** Any signed-in user (client or admin). Clients are narrowed further by the guards in auth/guards.ts. */
-export const authedProcedure = t.procedure.use(signedIn);
+export const authedProcedure = publicProcedure.use(signedIn);
 
 /** A signed-in client (role 2). Admins may also call these and act for any client. */
 export const clientProcedure = authedProcedure;

@@ -1,6 +1,7 @@
 import { testimonialsRouter } from '../admin/public-testimonials.js';
 import { adminRouter } from '../admin/router.js';
 import { authRouter } from '../auth/router.js';
+import { checkInRouter } from '../check-in/router.js';
 import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
 import { dietPlanRouter } from '../diet-plan/router.js';
@@ -9,6 +10,7 @@ import { ratingRouter } from '../rating/router.js';
 import { subscriptionRouter } from '../subscription/router.js';
 import { supportRouter } from '../support/router.js';
 import { visitRouter } from '../visit/router.js';
+import { profileRouter } from '../users/router.js';
 import { weightRouter } from '../weight/router.js';
 import { createCallerFactory, router } from './init.js';
 
@@ -26,8 +28,10 @@ export const appRouter = router({
   weight: weightRouter,
   subscription: subscriptionRouter,
   visit: visitRouter,
+  profile: profileRouter,
   admin: adminRouter,
   testimonials: testimonialsRouter,
+  checkIn: checkInRouter,
 });
 
 export type AppRouter = typeof appRouter;

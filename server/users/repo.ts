@@ -1,7 +1,8 @@
 import type { Db } from '../db/index.js';
 import { ROLE } from '../auth/roles.js';
 
-export function findActiveClient(db: Db, id: number) {
+/** A client account by id, whether or not it is active (a dietitian still reaches a deactivated client's records). */
+export function findClientAccount(db: Db, id: number) {
   return db
     .selectFrom('users')
     .select(['id', 'first_name', 'last_name', 'height_m', 'weight_kg'])
@@ -12,4 +13,27 @@ export function findActiveClient(db: Db, id: number) {
 
 export function setCurrentWeight(db: Db, id: number, weightKg: number | null) {
   return db.updateTable('users').set({ weight_kg: weightKg, updated_at: new Date() }).where('id', '=', id).execute();
+}
+
+export function findProfile(db: Db, id: number) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'first_name', 'last_name', 'phone', 'height_m', 'weight_kg'])
+    .where('id', '=', id)
+    .where('is_active', '=', true)
+    .executeTakeFirst();
+}
+
+export function updateProfile(
+  db: Db,
+  id: number,
+  values: { first_name: string; last_name: string; phone: string | null; height_m: number | null; weight_kg: number | null },
+) {
+  return db
+    .updateTable('users')
+    .set({ ...values, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('is_active', '=', true)
+    .returning(['email', 'first_name', 'last_name', 'phone', 'height_m', 'weight_kg'])
+    .executeTakeFirst();
 }

@@ -3,27 +3,21 @@ import type { Db } from '../db/index.js';
 import { conflict } from '../errors.js';
 import { hashPassword } from '../auth/password.js';
 import { ROLE } from '../auth/roles.js';
-import { passwordField } from '../auth/schema.js';
-
-// The password rule lives in the zod-only auth schema so the reset-password form can import it.
-export { PASSWORD_MIN, passwordField } from '../auth/schema.js';
+import { heightMetres, weightKilograms } from '../measurements/schema.js';
+// The password rule lives in the zod-only auth schema so the password forms can import it.
+import { newPasswordField } from '../auth/schema.js';
+import { emailText, optionalText, requiredText } from '../validation.js';
 
 export const newUserInput = z.object({
-  email: z
-    .string({ error: 'Email is required' })
-    .trim()
-    .toLowerCase()
-    .min(1, 'Email is required')
-    .max(254)
-    .pipe(z.email('Enter a valid email address')),
-  password: passwordField.optional(),
-  firstName: z.string().trim().min(1, 'First name is required').max(100),
-  lastName: z.string().trim().max(100).default(''),
+  email: emailText().pipe(z.email('Enter a valid email address')),
+  password: newPasswordField.optional(),
+  firstName: requiredText('First name is required', 100),
+  lastName: optionalText('Last name', 100).transform((v) => v ?? ''),
   role: z.union([z.literal(ROLE.admin), z.literal(ROLE.client)]),
-  heightM: z.number().gt(0.3, 'Height must be between 0.3 and 2.7 m').lt(2.7, 'Height must be between 0.3 and 2.7 m').optional(),
-  weightKg: z.number().gt(1, 'Weight must be between 1 and 500 kg').lte(500, 'Weight must be between 1 and 500 kg').optional(),
-  phone: z.string().trim().max(20).optional(),
-  conditionNotes: z.string().trim().max(5000).optional(),
+  heightM: heightMetres.optional(),
+  weightKg: weightKilograms.optional(),
+  phone: optionalText('Phone', 20).transform((v) => v ?? undefined),
+  conditionNotes: optionalText('Condition notes', 5000, { multiline: true }).transform((v) => v ?? undefined),
 });
 export type NewUserInput = z.input<typeof newUserInput>;
 
@@ -34,7 +28,7 @@ export function splitFullName(name: string): { firstName: string; lastName: stri
 }
 
 export async function createUser(db: Db, raw: NewUserInput) {
-  const input = newUserInput.parse(raw);
+  const input = await newUserInput.parseAsync(raw);
   const existing = await db
     .selectFrom('users')
     .select('id')

@@ -9,6 +9,7 @@ export const visitRoutes = defineRoutes([
     tag: 'Visits',
     auth: 'optional',
     response: z.object({ day: z.string() }),
+    errors: { 429: 'Too many visits counted from this address (see Retry-After)' },
     handle: async ({ caller }) => ({ message: 'Visit recorded', data: await caller.visit.track() }),
   },
 ]);

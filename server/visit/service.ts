@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { bucket, takeSlot } from '../auth/rate-limit.js';
 import type { Db } from '../db/index.js';
+import type { RateLimits } from '../env.js';
 import { todayUtc } from '../validation.js';
 
 /**
@@ -11,7 +13,14 @@ export function visitorHash(secret: string, day: string, ip: string, userAgent: 
   return createHmac('sha256', `${secret}:visits:${day}`).update(`${ip}\n${userAgent}`).digest('base64url').slice(0, 22);
 }
 
-export async function recordVisit(db: Db, secret: string, meta: { ip: string; userAgent: string }, now = new Date()) {
+export async function recordVisit(
+  db: Db,
+  secret: string,
+  limits: Pick<RateLimits, 'visitsIp'>,
+  meta: { ip: string; userAgent: string },
+  now = new Date(),
+) {
+  await takeSlot(db, 'visits from your network', [{ kind: 'visit-ip', bucket: bucket.visitIp(meta.ip), ...limits.visitsIp }], now);
   const day = todayUtc(now);
   await db
     .insertInto('visits')

@@ -1,18 +1,12 @@
 import { z } from 'zod';
+import { weightKilograms } from '../measurements/schema.js';
 import { dateField, idField, latestTodayAnywhere, numberField } from '../validation.js';
 
-export const WEIGHT_MIN_KG = 1;
-export const WEIGHT_MAX_KG = 500;
 /** Weight history is capped: ten years of weekly entries fit with room to spare. */
 export const WEIGHT_HISTORY_LIMIT = 1000;
 
 export const weightKg = numberField('Weight is required', 'Weight must be a number')
-  .pipe(
-    z
-      .number()
-      .min(WEIGHT_MIN_KG, `Weight must be between ${WEIGHT_MIN_KG} and ${WEIGHT_MAX_KG} kg`)
-      .max(WEIGHT_MAX_KG, `Weight must be between ${WEIGHT_MIN_KG} and ${WEIGHT_MAX_KG} kg`),
-  )
+  .pipe(weightKilograms)
   .transform((kg) => Math.round(kg * 100) / 100);
 
 export const weightDate = dateField('Date is required').refine((d) => d <= latestTodayAnywhere(), 'The date cannot be in the future');

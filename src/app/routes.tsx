@@ -11,16 +11,11 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<Spinner fullPage label="Loading" />}>
       <Switch>
+        {/* A nested route matches its path and everything below it (/dashboard/feeds…). */}
         <Route path="/dashboard" nest>
           <DashboardArea />
         </Route>
-        <Route path="/dashboard/*" nest>
-          <DashboardArea />
-        </Route>
         <Route path="/admin" nest>
-          <AdminArea />
-        </Route>
-        <Route path="/admin/*" nest>
           <AdminArea />
         </Route>
         <Route>

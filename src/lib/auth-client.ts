@@ -6,6 +6,7 @@ import superjson from 'superjson';
 import { navigate } from 'wouter/use-browser-location';
 import type { Role } from '../../server/auth/roles';
 import type { AppRouter } from '../../server/trpc/root';
+import { connection, isOutage } from './connection';
 import { type SessionInfo, session } from './session';
 
 /**
@@ -63,28 +64,44 @@ export async function signInWithPassword(
 ): Promise<SessionAnswer> {
   // The key rotates: fetch the current one for every attempt.
   const key = await bareClient.auth.publicKey.query();
-  const answer = await bareClient.auth.signIn.mutate({ email, password: await encryptPassword(key, password), role });
+  const answer = await bareClient.auth.signIn.mutate({
+    email,
+    password: await encryptPassword(key, password),
+    role,
+    deviceToken: session.deviceToken(),
+  });
   queryCache.removeQueries();
   storeSignedIn(answer.data);
+  session.rememberDevice(answer.data.deviceToken);
   return answer;
 }
 
-let inflight: Promise<boolean> | null = null;
+/**
+ * How a renewal ended: a fresh token is stored; the server refused the
+ * refresh token (401: the session is over); or the server could not answer
+ * (network error, 5xx: an outage, and the session is kept for later).
+ */
+export type Renewal = 'renewed' | 'refused' | 'unavailable';
 
-async function renew(staleToken: string | null): Promise<boolean> {
+let inflight: Promise<Renewal> | null = null;
+
+async function renew(staleToken: string | null): Promise<Renewal> {
   // Another tab (or an earlier call in this one) may already have renewed it.
   const current = session.token();
-  if (current !== null && current !== staleToken) return true;
+  if (current !== null && current !== staleToken) return 'renewed';
   const refreshToken = session.refreshToken();
-  if (!current || !refreshToken) return false;
+  if (!current || !refreshToken) return 'refused';
   try {
     const answer = (await bareClient.auth.refresh.mutate({ refreshToken })) as SessionAnswer;
     // Signed out meanwhile (another tab): do not resurrect the session.
-    if (!session.isSignedIn()) return false;
+    if (!session.isSignedIn()) return 'refused';
     storeSignedIn(answer.data);
-    return true;
-  } catch {
-    return false;
+    return 'renewed';
+  } catch (error) {
+    // Only the server saying no to the refresh token ends a session; an outage never does.
+    if (isUnauthorized(error)) return 'refused';
+    if (isOutage(error)) connection.reportOutage();
+    return 'unavailable';
   }
 }
 
@@ -92,9 +109,8 @@ async function renew(staleToken: string | null): Promise<boolean> {
  * Renews the session token with the refresh token. One renewal at a time in
  * this tab, and across tabs through a Web Lock, because a refresh token is
  * single-use: two tabs spending the same one would end the session.
- * Resolves true when a fresh token is stored.
  */
-export function refreshSession(staleToken: string | null = session.token()): Promise<boolean> {
+export function refreshSession(staleToken: string | null = session.token()): Promise<Renewal> {
   inflight ??= (async () => {
     try {
       const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
@@ -134,10 +150,10 @@ export const isHandled = (error: unknown) => typeof error === 'object' && error 
 
 export const isUnauthorized = (error: unknown) => error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED';
 
-/** The server answered and refused the session (as opposed to a network or server failure). */
+/** The server answered and refused the session (401, or 403 for the wrong area), as opposed to a network or server failure. */
 export const refusedByServer = (error: unknown) => {
   const status = error instanceof TRPCClientError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
-  return typeof status === 'number' && status >= 400 && status < 500;
+  return status === 401 || status === 403;
 };
 
 /** Calls that must never trigger a renewal: signing in, the renewal itself, and signing out (which takes the refresh token). */
@@ -145,9 +161,11 @@ const NO_RENEWAL = new Set(['auth.signIn', 'auth.refresh', 'auth.signOut', 'auth
 
 /**
  * A tRPC link: when a query or mutation made with a session token fails as
- * unauthorized, renew the token once and repeat the call; if renewal fails,
- * end the session. Subscriptions are renewed by their owner (the socket
- * carries the token from when it opened).
+ * unauthorized, renew the token once and repeat the call; if the server
+ * refuses the renewal, end the session. If the server cannot be reached, the
+ * session is kept and the call fails quietly (the Reconnecting… notice says
+ * why). Any call failing for an outage reports it. Subscriptions are renewed
+ * by their owner (the socket carries the token from when it opened).
  */
 export function sessionRefreshLink(): TRPCLink<AppRouter> {
   return () =>
@@ -161,16 +179,21 @@ export function sessionRefreshLink(): TRPCLink<AppRouter> {
             next: (value) => observer.next(value),
             complete: () => observer.complete(),
             error: (error) => {
+              if (isOutage(error)) {
+                connection.reportOutage();
+                // A query is fetched again when the server is back; a failed save is still told with a toast.
+                if (op.type === 'query') handledErrors.add(error);
+              }
               const renewable =
                 !retried && op.type !== 'subscription' && sentWith !== null && !NO_RENEWAL.has(op.path) && isUnauthorized(error);
               if (!renewable) {
                 observer.error(error);
                 return;
               }
-              void refreshSession(sentWith).then((renewed) => {
+              void refreshSession(sentWith).then((renewal) => {
                 if (disposed) return;
-                if (renewed) return attempt(true);
-                endExpiredSession();
+                if (renewal === 'renewed') return attempt(true);
+                if (renewal === 'refused') endExpiredSession();
                 handledErrors.add(error);
                 observer.error(error);
               });

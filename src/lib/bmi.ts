@@ -1,3 +1,5 @@
+import { HEIGHT_M, WEIGHT_KG } from '../../server/measurements/schema';
+
 /**
  * Body-mass index (spec 3 and 4): BMI = weight / height², shown with three
  * decimals on a gauge from -110° to 110° with four categories.
@@ -8,10 +10,6 @@
  * no value falls between them: a BMI of 24.95 is still healthy, 29.95 still overweight.
  */
 export const BMI_THRESHOLDS = { healthyFrom: 18.5, overweightFrom: 25, obesityFrom: 30 } as const;
-
-/** Plausible human ranges: outside them the input is a typo or the wrong unit, not a body. */
-export const HEIGHT_RANGE_M = { min: 0.5, max: 2.75 } as const;
-export const WEIGHT_RANGE_KG = { min: 2, max: 650 } as const;
 
 export type BmiCategory = { label: 'Underweight' | 'Healthy Weight' | 'Overweight' | 'Obesity'; healthy: boolean };
 
@@ -30,16 +28,16 @@ export function parseDecimal(raw: string): number | null {
 
 export function heightHint(heightM: number): string | null {
   if (heightM <= 0) return 'Height must be more than 0 m.';
-  if (heightM >= 100 && heightM <= 275) return `Height is in metres: did you mean ${(heightM / 100).toFixed(2)} m?`;
-  if (heightM < HEIGHT_RANGE_M.min || heightM > HEIGHT_RANGE_M.max)
-    return `Enter a height between ${HEIGHT_RANGE_M.min} and ${HEIGHT_RANGE_M.max} m, e.g. 1.70.`;
+  if (heightM >= HEIGHT_M.min * 100 && heightM <= HEIGHT_M.max * 100)
+    return `Height is in metres: did you mean ${(heightM / 100).toFixed(2)} m?`;
+  if (heightM < HEIGHT_M.min || heightM > HEIGHT_M.max) return `Enter a height between ${HEIGHT_M.min} and ${HEIGHT_M.max} m, e.g. 1.70.`;
   return null;
 }
 
 export function weightHint(weightKg: number): string | null {
   if (weightKg <= 0) return 'Weight must be more than 0 kg.';
-  if (weightKg < WEIGHT_RANGE_KG.min || weightKg > WEIGHT_RANGE_KG.max)
-    return `Enter a weight between ${WEIGHT_RANGE_KG.min} and ${WEIGHT_RANGE_KG.max} kg, e.g. 70.`;
+  if (weightKg < WEIGHT_KG.min || weightKg > WEIGHT_KG.max)
+    return `Enter a weight between ${WEIGHT_KG.min} and ${WEIGHT_KG.max} kg, e.g. 70.`;
   return null;
 }
 

@@ -2,13 +2,8 @@
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', maximumFractionDigits: 0 });
 export const formatRupees = (rupees: number) => inr.format(rupees);
 
-/** A 'YYYY-MM-DD' day in the user's locale, without time-zone shifts. */
-export function formatDay(day: string | null | undefined, locale?: string): string {
-  if (!day) return 'Invalid date';
-  const [y, m, d] = day.split('-').map(Number);
-  if (!y || !m || !d) return 'Invalid date';
-  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(locale, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
-}
+/** The product's one date format (23 Nov 2026) and phone format, shared with mails and PDFs. */
+export { formatDay, formatMoment, formatPhone } from '../../server/format';
 
 /** Today in the user's own time zone as 'YYYY-MM-DD' (for date inputs' max). */
 export function localToday(now = new Date()): string {

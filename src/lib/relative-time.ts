@@ -1,7 +1,9 @@
+import { formatDay, formatMoment } from '../../server/format';
+
 /**
  * A post's age as the feed shows it (spec 4): under a minute 'just now',
- * under 60 minutes '5m', under 24 hours '3h', otherwise the date in the
- * reader's locale; a missing or unreadable date is 'Invalid date'.
+ * under 60 minutes '5m', under 24 hours '3h', otherwise the date (23 Nov 2026)
+ * in the reader's time zone; a missing or unreadable date is 'Invalid date'.
  */
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -13,7 +15,10 @@ export function toDate(value: Date | string | number | null | undefined): Date |
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-export function relativeTime(value: Date | string | number | null | undefined, now: Date = new Date(), locale?: string): string {
+/** The calendar day of a moment in this device's time zone. */
+const localDayOf = (date: Date) => new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+
+export function relativeTime(value: Date | string | number | null | undefined, now: Date = new Date()): string {
   const date = toDate(value);
   if (!date) return 'Invalid date';
   // A post stamped slightly ahead of this device's clock is still brand new.
@@ -21,11 +26,11 @@ export function relativeTime(value: Date | string | number | null | undefined, n
   if (age < MINUTE) return 'just now';
   if (age < HOUR) return `${Math.floor(age / MINUTE)}m`;
   if (age < DAY) return `${Math.floor(age / HOUR)}h`;
-  return date.toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric' });
+  return formatDay(localDayOf(date));
 }
 
 /** The full moment, for the tooltip and `<time dateTime>` next to the short form. */
-export function fullDateTime(value: Date | string | number | null | undefined, locale?: string): string | null {
+export function fullDateTime(value: Date | string | number | null | undefined): string | null {
   const date = toDate(value);
-  return date ? date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' }) : null;
+  return date ? formatMoment(date) : null;
 }

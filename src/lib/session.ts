@@ -6,6 +6,8 @@
 export type SessionInfo = { id: number; fullName: string; height: number | null; weight: number | null };
 
 const KEYS = { token: 'user', refresh: 'refresh_user', info: 'info' } as const;
+/** Not session data: the known-device token outlives sign-out, so the owner's device keeps its own sign-in limit (decision 026). */
+const KNOWN_DEVICE_KEY = 'known_device';
 const listeners = new Set<() => void>();
 const notify = () => {
   for (const l of listeners) l();
@@ -38,11 +40,19 @@ export const session = {
   /** Spec 4: clearing the session wipes all local storage, only when signed in. */
   clear() {
     if (!session.isSignedIn()) return;
+    const device = localStorage.getItem(KNOWN_DEVICE_KEY);
     localStorage.clear();
+    if (device) localStorage.setItem(KNOWN_DEVICE_KEY, device);
     notify();
+  },
+  deviceToken: () => localStorage.getItem(KNOWN_DEVICE_KEY) ?? undefined,
+  rememberDevice(token: string) {
+    localStorage.setItem(KNOWN_DEVICE_KEY, token);
   },
   subscribe(listener: () => void) {
     listeners.add(listener);
+    // Prerendering (scripts/build/prerender.ts) imports this module where there is no window.
+    if (typeof window === 'undefined') return () => listeners.delete(listener);
     const onStorage = (e: StorageEvent) => {
       if (e.key === null || Object.values(KEYS).includes(e.key as never)) listener();
     };

@@ -1,9 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
+import { createTRPCClient, createWSClient, httpBatchLink, httpLink, splitLink, wsLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import superjson from 'superjson';
+import { MAX_BATCH_SIZE, isAuthCall } from '../../server/trpc/batch-rules';
 import type { AppRouter } from '../../server/trpc/root';
 import { sessionRefreshLink } from './auth-client';
+import { connection } from './connection';
 import { session } from './session';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -14,6 +16,9 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// Back from an outage: refetch what the page shows.
+connection.onRecovered(() => void queryClient.invalidateQueries());
 
 const wsUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/trpc`;
 
@@ -37,6 +42,11 @@ session.subscribe(() => {
   }
 });
 
+const authHeader = () => {
+  const token = session.token();
+  return token ? { authorization: `Bearer ${token}` } : {};
+};
+
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     // An expired session token is renewed once with the refresh token, else the user is signed out.
@@ -44,13 +54,11 @@ export const trpcClient = createTRPCClient<AppRouter>({
     splitLink({
       condition: (op) => op.type === 'subscription',
       true: wsLink({ client: wsClient, transformer: superjson }),
-      false: httpBatchLink({
-        url: '/trpc',
-        transformer: superjson,
-        headers: () => {
-          const token = session.token();
-          return token ? { authorization: `Bearer ${token}` } : {};
-        },
+      // The server refuses auth calls inside a batch, and batches over its cap.
+      false: splitLink({
+        condition: (op) => isAuthCall(op.path),
+        true: httpLink({ url: '/trpc', transformer: superjson, headers: authHeader }),
+        false: httpBatchLink({ url: '/trpc', transformer: superjson, maxItems: MAX_BATCH_SIZE, headers: authHeader }),
       }),
     }),
   ],

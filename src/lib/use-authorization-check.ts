@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { toast } from 'sonner';
 import { navigate } from 'wouter/use-browser-location';
 import { isHandled, refusedByServer, signedOutPath } from './auth-client';
+import { isOutage } from './connection';
 import { errorMessage } from './errors';
 import { toastError } from './notify';
 import { session } from './session';
@@ -19,11 +20,12 @@ export function useAuthorizationCheck({ staleTime }: { staleTime: number }) {
   const check = useQuery({
     ...trpc.auth.checkAuthorization.queryOptions(),
     staleTime,
-    retry: (failures, error) => failures < 1 && !refusedByServer(error),
+    retry: (failures, error) => failures < 1 && !refusedByServer(error) && !isOutage(error),
   });
 
   useEffect(() => {
-    if (!check.error || isHandled(check.error)) return;
+    // An outage is shown by the Reconnecting… notice, and the check runs again when the server is back.
+    if (!check.error || isHandled(check.error) || isOutage(check.error)) return;
     if (refusedByServer(check.error)) {
       const destination = signedOutPath();
       session.clear();

@@ -52,19 +52,12 @@ export async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${SHOTS_DIR}/admin-${name}-${width}.png`, fullPage: true });
 }
 
-/** The newest set-password link mailed to this address: its path and query, on this server. */
+/** The newest set-password link mailed to this address, as the recipient got it: its path and query. */
 export async function setPasswordPath(server: TestServer, email: string): Promise<string> {
-  const mail = await server.deps.db
-    .selectFrom('outbox')
-    .select('body_text')
-    .where('to_address', '=', email)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirstOrThrow();
-  const link = /https?:\/\/\S+\/reset-password\?token=\S+/.exec(mail.body_text)?.[0];
-  if (!link) throw new Error(`no set-password link in the mail to ${email}`);
-  const url = new URL(link);
-  return `${url.pathname}${url.search}`;
+  await server.deps.mailer.drain();
+  const token = server.lastLinkToken(email);
+  if (!token) throw new Error(`no set-password link in the mail to ${email}`);
+  return `/reset-password?token=${encodeURIComponent(token)}`;
 }
 
 export const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-', '-'], { input: pdf, encoding: 'utf8' });

@@ -203,7 +203,10 @@ describe('Update Weight and Weight History', () => {
     await expect.poll(() => weight.getAttribute('placeholder')).toBe('e.g., 70');
     expect(await date.getAttribute('type')).toBe('date');
     expect(await date.getAttribute('max')).toBe(localDay());
+    // Issue 12: the date starts at today, so most weigh-ins need one field.
+    expect(await date.inputValue()).toBe(localDay());
 
+    await date.fill('');
     await page.getByRole('button', { name: 'Update' }).click();
     await expect.poll(() => visible(page, 'Weight is required')).toBe(true);
     expect(await visible(page, 'Date is required')).toBe(true);
@@ -217,7 +220,7 @@ describe('Update Weight and Weight History', () => {
     await page.getByRole('button', { name: 'Update' }).click();
     await expectToast(page, 'Weight updated successfully!');
     await expect.poll(() => weight.inputValue()).toBe('');
-    expect(await date.inputValue()).toBe('');
+    expect(await date.inputValue()).toBe(localDay());
     const rows = await server.deps.db.selectFrom('weights').select(['weight_kg', 'date']).where('client_id', '=', client.id).execute();
     expect(rows).toEqual([{ weight_kg: 72.5, date: localDay(-1) }]);
 
@@ -260,7 +263,17 @@ describe('Update Weight and Weight History', () => {
     expect(await page.getByTestId('weight-chart').getAttribute('aria-label')).toContain('from 74 kg');
     await shoot(page, 'weight-history');
 
+    // Issue 12: Remove asks first; keeping it changes nothing.
     await table.getByRole('button', { name: /^Remove 70 kg/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove this weigh-in?' });
+    await expect.poll(() => confirm.isVisible()).toBe(true);
+    expect(await confirm.textContent()).toContain('70 kg on 1 Nov 2026');
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await expect.poll(() => confirm.count()).toBe(0);
+    expect(await table.locator('tbody tr').count()).toBe(3);
+    await table.getByRole('button', { name: /^Remove 70 kg/ }).click();
+    await shoot(page, 'weight-history-confirm');
+    await confirm.getByRole('button', { name: 'Remove' }).click();
     await expectToast(page, 'Weight deleted successfully!');
     await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
     // The latest BMI follows the new latest entry (72.4 kg).

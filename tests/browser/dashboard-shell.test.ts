@@ -20,9 +20,11 @@ const LINKS = [
   ['Feeds', '/dashboard/feeds'],
   ['My Diet Plans', '/dashboard/diet-plan'],
   ['Update Weight', '/dashboard/update-weight'],
+  ['Check-in', '/dashboard/check-in'],
   ['Write a Review', '/dashboard/write-review'],
   ['Active Subscription', '/dashboard/active-subscription'],
   ['Check BMI', '/dashboard/check-bmi'],
+  ['My Profile', '/dashboard/profile'],
 ] as const;
 
 describe('dashboard shell', () => {
@@ -52,7 +54,8 @@ describe('dashboard shell', () => {
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await expect.poll(() => nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(240);
     const links = nav.getByRole('link');
-    expect(await links.allTextContents()).toEqual(LINKS.map(([title]) => title));
+    expect(await links.allTextContents()).toEqual([...LINKS.map(([title]) => title), 'Guide']);
+    expect(await nav.getByRole('link', { name: 'Guide' }).getAttribute('href')).toBe('/platform-guide');
     for (const [title, href] of LINKS) {
       await nav.getByRole('link', { name: title }).click();
       await expectPath(page, href);
@@ -77,12 +80,18 @@ describe('dashboard shell', () => {
     await context.close();
   });
 
-  it('on a phone keeps an icon rail and slides the full drawer over the page', async () => {
+  it('on a phone gives the page the full width and slides the drawer over it', async () => {
     const client = await newClient(server);
     const { context, page, errors } = await signedInPage(browser, server, client, { viewport: PHONE });
     await page.goto('/dashboard/feeds');
-    const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    // Hidden from everyone while closed, so found by its test id.
+    const nav = page.getByTestId('dashboard-drawer');
     await expect.poll(() => nav.getAttribute('data-state')).toBe('collapsed');
+    // Issue 12: no permanent icon bar squeezing every card.
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    const content = await page.getByTestId('dashboard-content').boundingBox();
+    expect(content?.x).toBe(16);
+    expect(content?.width).toBe(PHONE.width - 32);
     await page.getByRole('button', { name: 'Expand navigation' }).click();
     await expect.poll(() => nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(240);
     await shoot(page, 'dashboard-drawer-open');

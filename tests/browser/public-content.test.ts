@@ -68,15 +68,16 @@ describe('FAQ', () => {
   it('is keyboard operable', async () => {
     const { context, page, errors } = await open('/faq');
     const questions = page.getByTestId('faq').getByRole('button');
+    const focused = (i: number) => questions.nth(i).evaluate((el) => el === document.activeElement);
     await questions.first().focus();
     await page.keyboard.press('Enter');
-    expect((await expanded(page))[0]).toBe(true);
+    await expect.poll(async () => (await expanded(page))[0]).toBe(true);
     await page.keyboard.press('ArrowDown');
-    expect(await questions.nth(1).evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => focused(1)).toBe(true);
     await page.keyboard.press('Space');
-    expect(await expanded(page)).toEqual([false, true, false, false, false, false]);
+    await expect.poll(() => expanded(page)).toEqual([false, true, false, false, false, false]);
     await page.keyboard.press('End');
-    expect(await questions.nth(5).evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => focused(5)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -193,7 +194,12 @@ describe('pricing', () => {
     await page.getByTestId('plan-type').focus();
     await page.keyboard.press('Enter');
     await page.getByRole('listbox').waitFor();
+    // The list opens with focus on the selected option; a key pressed before that lands nowhere.
+    const focusedOption = () =>
+      page.evaluate(() => (document.activeElement?.getAttribute('role') === 'option' ? document.activeElement.textContent : null));
+    await expect.poll(focusedOption).toBe('Weight Loss Plan');
     await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedOption).toBe('Weight Gain/Gym Plan');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('plan-type').textContent()).toBe('Weight Gain/Gym Plan');
     expect(await cardNames(page)).toEqual(['Weight Gain 1 Month', 'Weight Gain 6 Months', 'Weight Gain 1 Year']);

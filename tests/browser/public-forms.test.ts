@@ -227,6 +227,17 @@ describe('consultation modal', () => {
       country_id: 356,
       is_medical_condition: false,
     });
+    // Issue 12: the visitor is mailed what happens next, with the number we will call.
+    await server.deps.mailer.drain();
+    const mail = await server.deps.db
+      .selectFrom('outbox')
+      .select(['subject', 'body_text', 'body_html'])
+      .where('to_address', '=', 'kavya@example.test')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe(`We have your consultation request (#${rows[0]!.id})`);
+    expect(mail.body_text).toContain('What happens next'.toUpperCase());
+    expect(mail.body_text).toContain('We call you on +91 98470 12345 to agree a time that suits you.');
+    expect(mail.body_html).toContain('Poshan');
 
     // Opening again shows an empty form.
     await page.getByRole('button', { name: 'Book now' }).click();

@@ -14,6 +14,10 @@ export const PUBLIC_ROUTES = [
   { path: '/no-such-page', h1: "Oops! The page you're looking for doesn't exist." },
 ] as const;
 
+/** What Chromium logs when a page arrives with HTTP 404, as unknown addresses now do (the only console error a 404 page may cause). */
+export const DOCUMENT_404_ERROR = 'console.error: Failed to load resource: the server responded with a status of 404 (Not Found)';
+export const isNotFoundPath = (path: string) => path === '/no-such-page';
+
 const axeSource = readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };

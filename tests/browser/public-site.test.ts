@@ -2,7 +2,16 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { chatText, expectNewTab, maybeScreenshot, PUBLIC_ROUTES, scrollThrough, seriousAxeViolations } from './public-helpers.js';
+import {
+  chatText,
+  DOCUMENT_404_ERROR,
+  expectNewTab,
+  isNotFoundPath,
+  maybeScreenshot,
+  PUBLIC_ROUTES,
+  scrollThrough,
+  seriousAxeViolations,
+} from './public-helpers.js';
 
 /**
  * Every public route at phone and desktop width: its own title and
@@ -32,7 +41,8 @@ for (const [label, viewport] of [
       const titles = new Set<string>();
       const descriptions = new Set<string>();
       for (const route of PUBLIC_ROUTES) {
-        await page.goto(route.path);
+        const response = await page.goto(route.path);
+        expect(response?.status(), `${route.path} HTTP status`).toBe(isNotFoundPath(route.path) ? 404 : 200);
         await expect.poll(() => page.locator('h1').textContent()).toBe(route.h1);
         expect(await page.locator('h1').count(), `${route.path} has one h1`).toBe(1);
         titles.add(await page.title());
@@ -68,7 +78,7 @@ for (const [label, viewport] of [
       }
       expect(titles.size, 'every page has its own title').toBe(PUBLIC_ROUTES.length);
       expect(descriptions.size, 'every page has its own description').toBe(PUBLIC_ROUTES.length);
-      expect(errors).toEqual([]);
+      expect(errors).toEqual([DOCUMENT_404_ERROR]);
       await context.close();
     });
   });
@@ -253,13 +263,14 @@ describe('about page', () => {
 it('shows the 404 page with Go Back Home for any unknown path', async () => {
   const { context, errors } = await openContext(browser, server, { viewport: PHONE });
   const page = await context.newPage();
-  await page.goto('/this/does/not/exist');
+  const response = await page.goto('/this/does/not/exist');
+  expect(response?.status()).toBe(404);
   await expect.poll(() => page.locator('h1').textContent()).toBe("Oops! The page you're looking for doesn't exist.");
   expect(await page.title()).toContain('Page not found');
   await page.getByRole('link', { name: 'Go Back Home' }).click();
   await expect.poll(() => new URL(page.url()).pathname).toBe('/');
   await expect.poll(() => page.locator('h1').textContent()).toBe(PUBLIC_ROUTES[0].h1);
-  expect(errors).toEqual([]);
+  expect(errors).toEqual([DOCUMENT_404_ERROR]);
   await context.close();
 });
 

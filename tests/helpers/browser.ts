@@ -4,6 +4,18 @@ import type { TestServer, TestUser } from './server.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Headless, and quiet on this machine's closed network. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+] as const;
+
 /** Debian's Chromium, headless, with the flags this machine's closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
@@ -11,16 +23,7 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_FLAGS],
   });
 }
 
@@ -68,6 +71,27 @@ export async function openContext(browser: Browser, server: TestServer, opts: Pa
       if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
     });
   };
-  context.on('page', watch);
+  context.on('page', (page) => {
+    watch(page);
+    waitForHydrationAfterLoads(page);
+  });
   return { context, errors };
+}
+
+/**
+ * Public pages arrive prerendered: their buttons are on screen before React has hydrated them, and a
+ * click in that moment is lost. goto and reload therefore also wait until the app marks the page
+ * interactive (src/app/App.tsx), for HTML pages of the app; PDFs and other files are left alone.
+ */
+function waitForHydrationAfterLoads(page: Page) {
+  const hydrated = async <T extends Awaited<ReturnType<Page['goto']>>>(response: T): Promise<T> => {
+    if (response?.headers()['content-type']?.includes('text/html')) {
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, { timeout: 30_000 });
+    }
+    return response;
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => hydrated(await goto(...args));
+  page.reload = async (...args) => hydrated(await reload(...args));
 }

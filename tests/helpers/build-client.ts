@@ -14,7 +14,13 @@ function newestMtime(dir: string): number {
 
 export default function setup() {
   const index = path.resolve('dist/index.html');
-  const sources = Math.max(newestMtime(path.resolve('src')), newestMtime(path.resolve('server')), statSync('index.html').mtimeMs);
+  const sources = Math.max(
+    newestMtime(path.resolve('src')),
+    newestMtime(path.resolve('server')),
+    newestMtime(path.resolve('scripts/build')),
+    statSync('index.html').mtimeMs,
+    statSync('vite.config.ts').mtimeMs,
+  );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   // Vitest sets NODE_ENV=test, which Vite would honour with a development React build: test the production one.
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { DestinationStream } from 'pino';
 import { issueSession } from '../../server/auth/sessions-repo.js';
 import { ROLE } from '../../server/auth/roles.js';
 import { loadConfig } from '../../server/env.js';
 import { createDeps, listen, type RunningServer } from '../../server/server.js';
+import type { Mail } from '../../server/mail/mailer.js';
 import { createUser } from '../../server/users/service.js';
 import { createTestDatabase } from './db.js';
 
@@ -18,18 +20,36 @@ export type TestServer = RunningServer & {
     opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<{ status: number; body: any; headers: Headers }>;
   stop(): Promise<void>;
+  /** Every mail as its recipient receives it (the outbox keeps them with links hidden). */
+  mails: Array<Mail & { outboxId: number }>;
+  /** The token of the newest password or set-password link mailed to this address. */
+  lastLinkToken(email: string): string | null;
 };
 
 let userCounter = 0;
 
 /** A real HTTP server on a free port over a fresh database. */
-export async function startTestServer(env: Record<string, string> = {}, opts: { serveClient?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { serveClient?: boolean; logDestination?: DestinationStream; clock?: () => Date } = {},
+): Promise<TestServer> {
   const handle = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', ...env });
-  const deps = await createDeps(config, handle, randomBytes(32).toString('hex'));
+  const mails: TestServer['mails'] = [];
+  const deps = await createDeps(config, handle, randomBytes(32).toString('hex'), {
+    logDestination: opts.logDestination,
+    clock: opts.clock,
+    mailSink: (mail) => mails.push(mail),
+  });
   const server = await listen(deps, { port: 0, host: '127.0.0.1', serveClient: opts.serveClient ?? false });
   return {
     ...server,
+    mails,
+    lastLinkToken(email) {
+      const mail = mails.filter((m) => m.to === email.toLowerCase()).at(-1);
+      const match = mail && /\/reset-password\?token=([\w%-]+)/.exec(mail.text);
+      return match ? decodeURIComponent(match[1]!) : null;
+    },
     async user(opts = {}) {
       userCounter += 1;
       const email = `user${userCounter}-${randomBytes(3).toString('hex')}@example.test`;

@@ -131,6 +131,21 @@ describe('composed plans', () => {
     expect(pdfText(Buffer.from(first.base64, 'base64'))).toContain('Vegetable poha');
     expect(first.filename).toBe(`diet-plan-${planId}-v1-2026-12-01-to-2026-12-07.pdf`);
     expect((await trail(planId)).map((a) => a.action)).toEqual(['diet_plan.composed', 'diet_plan.revised']);
+
+    // Issue 12: the client is mailed for the new plan and for the new version.
+    const mails = await server.deps.db
+      .selectFrom('outbox')
+      .select(['subject', 'body_text', 'body_html'])
+      .where('to_address', '=', client.email)
+      .orderBy('id', 'asc')
+      .execute();
+    expect(mails.map((m) => m.subject)).toEqual(
+      expect.arrayContaining(['Your new diet plan "PCOD reset, week 1" is ready', 'Your diet plan "PCOD reset, week 1" was updated']),
+    );
+    const updated = mails.find((m) => m.subject.endsWith('was updated'))!;
+    expect(updated.body_text).toContain('Version 2 replaces the one you had.');
+    expect(updated.body_text).toContain('For: 2 Dec 2026 – 8 Dec 2026');
+    expect(updated.body_html).toContain('/dashboard/diet-plan');
   });
 
   it('refuses an edit made from an outdated version instead of overwriting', async () => {

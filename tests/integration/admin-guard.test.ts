@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../server/trpc/root.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { wsClient } from './feed-clients.js';
 
 /**
  * Every admin procedure, found by walking the router (not listed by hand;
@@ -8,9 +9,12 @@ import { startTestServer, type TestServer, type TestUser } from '../helpers/serv
  * a procedure added later is covered the moment it exists.
  */
 type AnyProcedure = { _def: { type: 'query' | 'mutation' | 'subscription' } };
-const adminProcedures = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)
+const everyAdminProcedure = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)
   .filter(([path]) => path.startsWith('admin.'))
   .map(([path, procedure]) => ({ path, type: procedure._def.type }));
+/** Over HTTP; subscriptions (WebSocket only) are checked below over a socket. */
+const adminProcedures = everyAdminProcedure.filter((p) => p.type !== 'subscription');
+const adminSubscriptions = everyAdminProcedure.filter((p) => p.type === 'subscription');
 
 let server: TestServer;
 let client: TestUser;
@@ -38,6 +42,7 @@ describe('the admin role guard', () => {
       'bookings',
       'clients',
       'dietPlans',
+      'followUps',
       'outbox',
       'overview',
       'reviews',
@@ -45,7 +50,23 @@ describe('the admin role guard', () => {
       'support',
     ]);
     expect(adminProcedures.length).toBeGreaterThanOrEqual(25);
-    expect(adminProcedures.every((p) => p.type !== 'subscription')).toBe(true);
+    expect(adminSubscriptions.map((p) => p.path)).toEqual(['admin.followUps.events']);
+  });
+
+  it.each(adminSubscriptions)('$path (subscription) refuses a client and a visitor over the WebSocket', async ({ path }) => {
+    for (const [token, message] of [
+      [client.token, 'Only dietitians can do that.'],
+      [undefined, 'Your session has expired. Please sign in again.'],
+    ] as const) {
+      const socket = wsClient(server.url, token);
+      try {
+        const procedure = path.split('.').reduce<any>((node, key) => node[key], socket.client);
+        const error = await new Promise<Error>((resolve) => procedure.subscribe(undefined, { onError: resolve }));
+        expect(error.message).toBe(message);
+      } finally {
+        socket.close();
+      }
+    }
   });
 
   it.each(adminProcedures)('$path ($type) answers 401 without a token', async ({ path, type }) => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HIDDEN_IN_OUTBOX } from '../../server/mail/mailer.js';
 import { todayUtc } from '../../server/validation.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { callerFor } from './admin-callers.js';
+import { callerFor, failure } from './admin-callers.js';
 
 let server: TestServer;
 let admin: TestUser;
@@ -79,7 +80,9 @@ describe('outbox and audit trail', () => {
     }
     const page = await console_.admin.outbox.list({ pageSize: 10 });
     expect(page.items[0]).toMatchObject({ to: 'three@example.test', subject: 'Welcome to Poshan: set your password', status: 'logged' });
-    expect(page.items[0]!.body).toContain('/reset-password?token=');
+    // A dietitian reading the outbox cannot use another person's set-password link.
+    expect(page.items[0]!.body).not.toContain('token=');
+    expect(page.items[0]!.body).toContain('[link hidden: only the recipient receives it');
     const two = await console_.admin.outbox.list({ to: 'TWO@example.test' });
     expect(two.items.map((m) => m.to)).toEqual(['two@example.test']);
     expect(two.total).toBe(1);
@@ -94,5 +97,83 @@ describe('outbox and audit trail', () => {
     expect(one.items).toHaveLength(1);
     expect(one.items[0]!.details).toMatchObject({ email: 'three@example.test' });
     expect((await console_.admin.audit.list({ entity: 'subscription' })).items.map((a) => a.action)).toEqual(['subscription.assigned']);
+  });
+});
+
+describe('admin.overview.health', () => {
+  it('shows failed mails, retries one exactly once, and audits it', async () => {
+    const before = await console_.admin.overview.health();
+    const failed = await server.deps.db
+      .insertInto('outbox')
+      .values({
+        to_address: 'late@example.test',
+        subject: 'Your plan',
+        body_text: 'Hello',
+        status: 'failed',
+        error: 'connect ECONNREFUSED',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const health = await console_.admin.overview.health();
+    expect(health.failedMailCount).toBe(before.failedMailCount + 1);
+    expect(health.failedMails[0]).toMatchObject({
+      id: failed.id,
+      to: 'late@example.test',
+      subject: 'Your plan',
+      error: 'connect ECONNREFUSED',
+    });
+
+    // No SMTP_URL in tests: a retried mail is delivered to the outbox (logged).
+    expect(await console_.admin.overview.retryMail({ id: failed.id })).toEqual({ id: failed.id, status: 'logged' });
+    const again = await failure(console_.admin.overview.retryMail({ id: failed.id }));
+    expect(again).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('sent or retried already') });
+    expect((await console_.admin.overview.health()).failedMailCount).toBe(before.failedMailCount);
+    const audit = await server.deps.db.selectFrom('audit_log').select(['action', 'actor_id']).where('entity', '=', 'outbox').execute();
+    expect(audit).toContainEqual({ action: 'outbox.retried', actor_id: admin.id });
+
+    const client = await server.user();
+    expect(await failure((await callerFor(server, client.token)).admin.overview.retryMail({ id: failed.id }))).toMatchObject({
+      code: 'FORBIDDEN',
+    });
+  });
+
+  it('does not resend a failed mail whose one-time link was hidden when stored: it says how to send a new one', async () => {
+    const failed = await server.deps.db
+      .insertInto('outbox')
+      .values({
+        to_address: 'reset@example.test',
+        subject: 'Reset your password',
+        body_text: `Open this link: ${HIDDEN_IN_OUTBOX}`,
+        status: 'failed',
+        error: 'connect ECONNREFUSED',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const refused = await failure(console_.admin.overview.retryMail({ id: failed.id }));
+    expect(refused).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Resend set-password link') });
+    expect(server.mails.filter((m) => m.to === 'reset@example.test')).toEqual([]);
+    const row = await server.deps.db.selectFrom('outbox').select('status').where('id', '=', failed.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('failed');
+    expect(await server.deps.mailer.retry(failed.id)).toBeNull();
+  });
+
+  it('counts the clients live right now and tells when the server last logged an error', async () => {
+    const client = await server.user();
+    const start = (await console_.admin.overview.health()).liveClients;
+    const closeA = server.deps.metrics.subscriptionOpened(client.id, client.role);
+    const closeB = server.deps.metrics.subscriptionOpened(client.id, client.role);
+    const closeAdmin = server.deps.metrics.subscriptionOpened(admin.id, admin.role);
+    expect((await console_.admin.overview.health()).liveClients).toBe(start + 1);
+    closeA();
+    closeA();
+    expect((await console_.admin.overview.health()).liveClients).toBe(start + 1);
+    closeB();
+    closeAdmin();
+    expect((await console_.admin.overview.health()).liveClients).toBe(start);
+
+    const t0 = Date.now();
+    server.deps.logger.error('something broke', { where: 'test' });
+    const { lastErrorAt } = await console_.admin.overview.health();
+    expect(lastErrorAt?.getTime()).toBeGreaterThanOrEqual(t0);
   });
 });

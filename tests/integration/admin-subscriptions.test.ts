@@ -33,7 +33,19 @@ describe('subscriptions', () => {
       amountReceived: '₹9,599',
     });
     subscriptionId = res.id;
-    expect(res.message).toMatch(/^Weight Loss 6 Months runs from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\.$/);
+    expect(res.message).toMatch(/^Weight Loss 6 Months runs from \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}\.$/);
+
+    // Issue 12: the client is told, in plain text and HTML.
+    const mail = await server.deps.db
+      .selectFrom('outbox')
+      .select(['subject', 'body_text', 'body_html'])
+      .where('to_address', '=', client.email)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('Your Weight Loss 6 Months is confirmed');
+    expect(mail.body_text).toContain('Amount paid: ₹9,599');
+    expect(mail.body_text).toMatch(/Starts: \d{1,2} [A-Z][a-z]{2} \d{4}/);
+    expect(mail.body_html).toContain('/dashboard/active-subscription');
 
     const card = await asClient.subscription.active({ active: true });
     expect(card).toEqual([

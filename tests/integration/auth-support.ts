@@ -31,15 +31,8 @@ export async function encryptWithPublishedKey(server: TestServer, password: stri
   return { kid, value: await encryptPassword(jwk, kid, password) };
 }
 
-/** The newest reset link mailed to this address, read from the outbox. */
+/** The newest reset link mailed to this address, as the recipient received it (the outbox keeps it hidden). */
 export async function lastResetToken(server: TestServer, email: string): Promise<string | null> {
-  const mail = await server.deps.db
-    .selectFrom('outbox')
-    .select(['body_text'])
-    .where('to_address', '=', email)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const match = mail && /\/reset-password\?token=([\w%-]+)/.exec(mail.body_text);
-  return match ? decodeURIComponent(match[1]!) : null;
+  await server.deps.mailer.drain(); // forgot-password delivers after answering
+  return server.lastLinkToken(email);
 }

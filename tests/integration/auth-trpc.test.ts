@@ -55,6 +55,7 @@ describe('auth over tRPC', () => {
         height: 1.7,
         weight: 72,
         role: 2,
+        deviceToken: expect.stringMatching(/^kd1\./),
       },
     });
 
@@ -78,7 +79,7 @@ describe('auth over tRPC', () => {
     expect(err.message).toBe('Your session has expired. Please sign in again.');
   });
 
-  it('reports validation errors with the field errors, and the wrong role like a wrong password', async () => {
+  it('reports validation errors with the field errors, and points a known user at the right door', async () => {
     const invalid = await trpcError(client().auth.signIn.mutate({ email: '', password: '', role: 2 }));
     expect(invalid.data?.httpStatus).toBe(400);
     expect(invalid.message).toBe('Email is required');
@@ -86,7 +87,7 @@ describe('auth over tRPC', () => {
 
     const wrongRole = await trpcError(client().auth.signIn.mutate({ email: user.email, password: user.password, role: 1 }));
     expect(wrongRole.data?.httpStatus).toBe(401);
-    expect(wrongRole.message).toBe('Incorrect email or password.');
+    expect(wrongRole.message).toBe('This sign-in is for dietitians. Clients sign in at /login.');
   });
 
   it('runs the forgot and reset password flow', async () => {

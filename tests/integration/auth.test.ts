@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROTATED_TOKEN_OVERLAP_MS } from '../../server/auth/sessions-repo.js';
 import { hashToken } from '../../server/auth/session.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { HIDDEN_IN_OUTBOX } from '../../server/mail/mailer.js';
 import { AUTH_TEST_ENV, encryptWithPublishedKey, freshIp, fromIp, lastResetToken } from './auth-support.js';
+import { PASSWORD_TOO_COMMON } from '../../server/auth/schema.js';
 
 let server: TestServer;
 let client: TestUser;
@@ -51,6 +53,7 @@ describe('POST /api/auth/sign-in', () => {
         height: 1.62,
         weight: 64.5,
         role: 2,
+        deviceToken: expect.stringMatching(/^kd1\./),
       },
     });
     const { token, refreshToken } = res.body.data;
@@ -103,18 +106,26 @@ describe('POST /api/auth/sign-in', () => {
     expect(res.body.message).toBe('Incorrect email or password.');
   });
 
-  it('answers a wrong password, an unknown email and the wrong role with the same 401', async () => {
+  it('answers a wrong password and an unknown email with the same 401', async () => {
     const cases = [
       { email: client.email, password: 'wrong-password', role: 2 },
       { email: 'nobody@example.test', password: client.password, role: 2 },
-      { email: client.email, password: client.password, role: 1 },
-      { email: admin.email, password: admin.password, role: 2 },
+      { email: admin.email, password: 'wrong-password', role: 2 },
     ];
     for (const body of cases) {
       const res = await signIn(body);
       expect(res.status, JSON.stringify(body)).toBe(401);
       expect(res.body).toEqual({ status: 401, message: 'Incorrect email or password.' });
     }
+  });
+
+  it('tells someone with the right password at the wrong door where to sign in (issue 12)', async () => {
+    const atClientDoor = await signIn({ email: admin.email, password: admin.password, role: 2 });
+    expect(atClientDoor.status).toBe(401);
+    expect(atClientDoor.body.message).toBe('This sign-in is for clients. Dietitians sign in to the console at /admin.');
+    const atConsoleDoor = await signIn({ email: client.email, password: client.password, role: 1 });
+    expect(atConsoleDoor.status).toBe(401);
+    expect(atConsoleDoor.body.message).toBe('This sign-in is for dietitians. Clients sign in at /login.');
   });
 
   it('refuses a deactivated account, and says so only to someone who knows the password', async () => {
@@ -301,8 +312,21 @@ describe('forgot and reset password', () => {
     expect(mail.subject).toBe('Reset your Poshan password');
     expect(mail.status).toBe('logged');
     expect(mail.body_text).toMatch(/^Hello Test,/);
-    expect(mail.body_text).toMatch(/http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[\w-]{43}\n/);
     expect(mail.body_text).toContain('within the next 60 minutes');
+    // The outbox, which every dietitian can read, never holds the link; only the recipient gets it.
+    expect(mail.body_text).not.toContain('token=');
+    expect(mail.body_text).toContain(HIDDEN_IN_OUTBOX);
+    const delivered = server.mails.find((m) => m.outboxId === mail.id)!;
+    expect(delivered.text).toMatch(/http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[\w-]{43}\n/);
+    // The request is on the audit trail.
+    const audit = await db()
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'auth.password_reset_requested')
+      .where('entity_id', '=', u.id)
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.summary).toBe(`A password reset link was mailed to ${u.email}`);
     // Only the hash is kept.
     const token = (await lastResetToken(server, u.email))!;
     const row = await db().selectFrom('password_resets').selectAll().where('user_id', '=', u.id).executeTakeFirstOrThrow();
@@ -369,7 +393,9 @@ describe('forgot and reset password', () => {
   it.each([
     [{ password: 'long-enough-password' }, 'The reset link is missing its token. Open the link from the email again.', 'token'],
     [{ token: 'abc' }, 'Password is required', 'password'],
-    [{ token: 'abc', password: 'short' }, 'Password must be at least 8 characters', 'password'],
+    [{ token: 'abc', password: 'short' }, 'Password must be at least 10 characters', 'password'],
+    [{ token: 'abc', password: 'password1234' }, PASSWORD_TOO_COMMON, 'password'],
+    [{ token: 'abc', password: 'qwertyuiop12' }, PASSWORD_TOO_COMMON, 'password'],
   ])('reset-password refuses %j with 400 "%s"', async (body, message, field) => {
     const res = await reset(body);
     expect(res.status).toBe(400);

@@ -69,7 +69,7 @@ describe('npm run user:create with the embedded database', () => {
     [account('not-an-email'), '--email: Enter a valid email address'],
     [
       [...account('c@example.com').slice(0, 2), '--password', 'short', ...account('').slice(4)],
-      '--password: Password must be at least 8 characters',
+      '--password: Password must be at least 10 characters',
     ],
     [account('d@example.com', ['--height', 'tall']), '--height must be a number in metres (e.g. 1.72), not "tall".'],
     [account('e@example.com', ['--weight', '900']), '--weight: Weight must be between 1 and 500 kg'],

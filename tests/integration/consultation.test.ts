@@ -3,6 +3,7 @@ import { BRAND } from '../../server/brand.js';
 import { createContextInner } from '../../server/trpc/context.js';
 import { createCaller } from '../../server/trpc/root.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { sampleBooking } from '../helpers/booking.js';
 
 let server: TestServer;
 
@@ -15,18 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const booking = {
-  name: 'Meena Pillai',
-  email: 'meena@example.test',
-  gender: 2,
-  age: 38,
-  height: '5\'3"',
-  weight: 74,
-  state: 'Kerala',
-  contact: '9876543210',
-  country: INDIA,
-  isMedicalCondition: true,
-};
+const booking = sampleBooking;
 
 const book = (body: unknown) => server.request('POST', PATH, { body });
 
@@ -54,12 +44,35 @@ describe('POST /api/client/book-consultation', () => {
 
   it('mails the team with the country’s name', async () => {
     const res = await book({ ...booking, name: 'Farah Khan' });
-    const mail = await server.deps.db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-    expect(mail.to_address).toBe(BRAND.supportEmail);
+    const mail = await server.deps.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('to_address', '=', BRAND.supportEmail)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     expect(mail.subject).toBe(`Consultation request #${res.body.data.id} from Farah Khan`);
     expect(mail.body_text).toContain('Country: India');
     expect(mail.body_text).toContain('Medical condition: Yes');
     expect(mail.body_text).toContain('Gender: Female');
+    expect(mail.body_text).toMatch(/Received: \d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2} [ap]m/);
+  });
+
+  it('tells the visitor, in plain text and HTML, what happens next', async () => {
+    const res = await book({ ...booking, name: 'Farah Khan', email: 'farah@example.test', contact: '+91 98765-43210' });
+    const mail = await server.deps.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('to_address', '=', 'farah@example.test')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe(`We have your consultation request (#${res.body.data.id})`);
+    expect(mail.body_text).toContain('Hello Farah Khan,');
+    expect(mail.body_text).toContain('WHAT HAPPENS NEXT');
+    expect(mail.body_text).toContain('We call you on +91 98765 43210');
+    expect(mail.body_html).toContain('<ol');
+    expect(mail.body_html).toContain('We call you on +91 98765 43210');
   });
 
   it('takes the form’s text values: radio "0" means no condition', async () => {

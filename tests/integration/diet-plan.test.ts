@@ -272,10 +272,10 @@ describe('createDietPlan', () => {
     });
   });
 
-  it('refuses a client that does not exist, or an account that is not a client', async () => {
+  it('refuses a client that does not exist, or an account that is not a client, with the one 404', async () => {
     for (const clientId of [999999, admin.id]) {
       await expect(createDietPlan(server.deps.db, { ...valid(), clientId })).rejects.toMatchObject({
-        code: 'BAD_REQUEST',
+        code: 'NOT_FOUND',
         message: 'That client does not exist.',
       });
     }

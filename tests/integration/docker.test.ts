@@ -31,7 +31,7 @@ describe('docker-compose.yml', () => {
     expect(out).toMatch(/depends_on:\s+db:\s+condition: service_healthy/);
     expect(out).toContain('DATABASE_URL: postgres://poshan:poshan@db:5432/poshan');
     expect(out).toMatch(/pgdata:\/var\/lib\/postgresql\/data/);
-    expect(out).toMatch(/^volumes:\s+pgdata:/m);
+    expect(out).toMatch(/^volumes:\n(?: {2}\w+:.*\n)* {2}pgdata:/m);
     expect(out).toMatch(/build:\s+context: /);
   });
 
@@ -40,6 +40,47 @@ describe('docker-compose.yml', () => {
     const result = compose({});
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain('set APP_SECRET');
+  });
+});
+
+describe('docker-compose.yml scale profile: Prometheus and Grafana', () => {
+  it('validates with the profile on, scraping every app instance with the METRICS_TOKEN', (ctx) => {
+    if (!hasDockerCompose) ctx.skip('docker-compose is not installed (apt-get install -y docker-compose validates without an engine)');
+    const result = spawnSync('docker-compose', ['-f', 'docker-compose.yml', '--profile', 'scale', 'config'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', APP_SECRET: 'x'.repeat(64), METRICS_TOKEN: 'm'.repeat(24) },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/image: prom\/prometheus:v\d/);
+    expect(result.stdout).toMatch(/image: grafana\/grafana:\d/);
+    expect(result.stdout).toContain('METRICS_TOKEN: mmmmmmmmmmmmmmmmmmmmmmmm');
+    expect(result.stdout).toContain('deploy/prometheus/prometheus.yml');
+    expect(result.stdout).toContain('deploy/grafana/dashboards');
+    const prometheus = readFileSync('deploy/prometheus/prometheus.yml', 'utf8');
+    expect(prometheus).toContain('metrics_path: /metrics');
+    expect(prometheus).toContain('credentials_file: /tmp/metrics-token');
+    expect(prometheus).toMatch(/dns_sd_configs:\s+- names: \[app\]/);
+  });
+
+  it('provisions one dashboard whose queries use series the server really exports', () => {
+    const dashboard = JSON.parse(readFileSync('deploy/grafana/dashboards/poshan.json', 'utf8'));
+    const titles: string[] = dashboard.panels.map((p: { title: string }) => p.title);
+    for (const wanted of ['Request rate', 'Latency p50 / p99', 'Errors', 'Live sockets', 'fan-out latency', 'Database pool', 'Outbox']) {
+      expect(
+        titles.some((t) => t.toLowerCase().includes(wanted.toLowerCase())),
+        wanted,
+      ).toBe(true);
+    }
+    const metricsSource = ['metrics.ts', 'server-metrics.ts'].map((f) => readFileSync(`server/observability/${f}`, 'utf8')).join('\n');
+    const exprs: string[] = dashboard.panels.flatMap((p: { targets: { expr: string }[] }) => p.targets.map((t) => t.expr));
+    const names = new Set(exprs.flatMap((e) => e.match(/\b(?:poshan|http|nodejs)_[a-z0-9_]+/g) ?? []));
+    expect(names.size).toBeGreaterThan(8);
+    for (const name of names) {
+      const base = name.replace(/_(bucket|count|sum)$/, '');
+      if (base.startsWith('nodejs_')) continue; // prom-client's default metrics
+      expect(metricsSource.includes(`'${base}'`) || metricsSource.includes(`'${base.replace(/^poshan_/, '')}'`), name).toBe(true);
+    }
   });
 });
 
@@ -96,5 +137,25 @@ describe('the runtime image', () => {
     const missing = [...needed].filter(([name]) => !(name in pkg.dependencies)).map(([name, file]) => `${name} (imported by ${file})`);
     expect(missing).toEqual([]);
     expect(pkg.dependencies).toHaveProperty('tsx');
+  });
+});
+
+describe('docker-compose.yml scale profile: HAProxy in front of every app instance', () => {
+  it('validates, with the official image, the config from the repo and a port of its own', (ctx) => {
+    if (!hasDockerCompose) ctx.skip('docker-compose is not installed (apt-get install -y docker-compose validates without an engine)');
+    const result = spawnSync('docker-compose', ['-f', 'docker-compose.yml', '--profile', 'scale', 'config'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', APP_SECRET: 'x'.repeat(64), METRICS_TOKEN: 'm'.repeat(24), APP_PORT: '3001-3003' },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/image: haproxy:2\.\d/);
+    expect(result.stdout).toContain('deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
+    expect(result.stdout).toMatch(/published: 3001-3003\s+target: 3000/);
+    const cfg = readFileSync('deploy/haproxy/haproxy.cfg', 'utf8');
+    expect(cfg).toContain('option httpchk GET /readyz');
+    expect(cfg).toMatch(/timeout tunnel \d+h/);
+    expect(cfg).toMatch(/retry-on conn-failure\s*\n/); // never empty-response: a received write must not be sent twice
+    expect(cfg).toContain('server-template app 1-10 app:3000 check resolvers docker');
   });
 });

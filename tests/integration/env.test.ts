@@ -29,8 +29,29 @@ describe('configuration defaults', () => {
       publicUrl: undefined,
       seedDemo: true,
       logLevel: 'info',
+      logFormat: 'pretty',
+      metricsToken: undefined,
+      otlpEndpoint: undefined,
+      otelServiceName: 'poshan',
       trustProxy: false,
+      rateLimits: {
+        signInIp: { max: 30, windowMs: 300_000 },
+        signInAccount: { max: 10, windowMs: 900_000 },
+        signInDevice: { max: 10, windowMs: 900_000 },
+        passwordResetIp: { max: 5, windowMs: 900_000 },
+        passwordResetEmail: { max: 5, windowMs: 900_000 },
+        formsIp: { max: 20, windowMs: 3_600_000 },
+        formsEmail: { max: 5, windowMs: 3_600_000 },
+        visitsIp: { max: 300, windowMs: 900_000 },
+      },
+      wsUnauthenticatedCloseMs: 5000,
+      wsMaxPerIp: 50,
+      headersTimeoutMs: 30_000,
+      requestTimeoutMs: 120_000,
+      shutdownGraceMs: 10_000,
+      shutdownDrainDelayMs: 0,
     });
+    expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
   });
 
   it('turns the demo seed off by default with DATABASE_URL, and lets SEED_DEMO decide either way', () => {
@@ -60,6 +81,10 @@ describe('configuration defaults', () => {
       MAIL_FROM: 'Poshan <care@poshan.example>',
       PUBLIC_URL: 'https://poshan.example',
       LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
+      METRICS_TOKEN: 'm'.repeat(24),
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+      OTEL_SERVICE_NAME: 'poshan-eu',
       TRUST_PROXY: 'true',
     });
     expect(config).toMatchObject({
@@ -74,7 +99,21 @@ describe('configuration defaults', () => {
       publicUrl: 'https://poshan.example',
       seedDemo: false,
       logLevel: 'debug',
+      logFormat: 'json',
+      metricsToken: 'm'.repeat(24),
+      otlpEndpoint: 'http://otel-collector:4318',
+      otelServiceName: 'poshan-eu',
       trustProxy: true,
+      rateLimits: {
+        signInIp: { max: 30, windowMs: 300_000 },
+        signInAccount: { max: 10, windowMs: 900_000 },
+        signInDevice: { max: 10, windowMs: 900_000 },
+        passwordResetIp: { max: 5, windowMs: 900_000 },
+        passwordResetEmail: { max: 5, windowMs: 900_000 },
+        formsIp: { max: 20, windowMs: 3_600_000 },
+        formsEmail: { max: 5, windowMs: 3_600_000 },
+        visitsIp: { max: 300, windowMs: 900_000 },
+      },
     });
   });
 });
@@ -90,6 +129,9 @@ describe('a bad value names the variable', () => {
     [{ PUBLIC_URL: 'poshan.example' }, 'PUBLIC_URL: must be an absolute URL'],
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO: must be one of 1/0, true/false, yes/no, on/off'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV:'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: must be at least 16 characters'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: must be json or pretty'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT: must be an http:// or https:// URL'],
   ])('%j → "%s"', (env, message) => {
     expect(configError(env)).toContain(message);
   });

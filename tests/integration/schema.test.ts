@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.js';
 import type { Database, DbHandle } from '../../server/db/index.js';
@@ -34,6 +34,7 @@ const expectedColumns = {
     'id',
     'user_id',
     'family_id',
+    'family_started_at',
     'token_hash',
     'refresh_hash',
     'expires_at',
@@ -41,11 +42,12 @@ const expectedColumns = {
     'rotated_at',
     'revoked_at',
     'created_at',
+    'user_agent',
   ],
   password_resets: ['token_hash', 'user_id', 'expires_at', 'used_at', 'created_at'],
   login_attempts: ['id', 'bucket', 'at'],
   auth_keys: ['kid', 'public_jwk', 'private_key_enc', 'created_at', 'retired_at'],
-  outbox: ['id', 'to_address', 'subject', 'body_text', 'status', 'error', 'created_at', 'sent_at'],
+  outbox: ['id', 'to_address', 'subject', 'body_text', 'status', 'error', 'created_at', 'sent_at', 'body_html'],
   countries: ['id', 'alpha2', 'name'],
   support_requests: ['id', 'user_id', 'name', 'email', 'message', 'status', 'created_at', 'reply', 'answered_at', 'answered_by'],
   consultations: [
@@ -66,7 +68,7 @@ const expectedColumns = {
     'client_id',
     'updated_at',
   ],
-  feed_posts: ['id', 'author_id', 'description', 'created_at', 'updated_at'],
+  feed_posts: ['id', 'author_id', 'description', 'created_at', 'updated_at', 'like_count'],
   feed_likes: ['post_id', 'user_id', 'created_at'],
   feed_events: ['id', 'kind', 'post_id', 'actor_id', 'created_at'],
   ratings: ['id', 'user_id', 'half_stars', 'comment', 'is_published', 'created_at'],
@@ -115,6 +117,10 @@ const expectedColumns = {
     'superseded_at',
   ],
   audit_log: ['id', 'actor_id', 'actor_email', 'action', 'entity', 'entity_id', 'summary', 'details', 'created_at'],
+  check_ins: ['id', 'client_id', 'date', 'weight_kg', 'adherence', 'notes', 'reply', 'replied_at', 'replied_by', 'created_at'],
+  subscription_pauses: ['id', 'subscription_id', 'paused_from', 'resumed_on', 'reason', 'paused_by', 'resumed_by', 'created_at'],
+  follow_up_reminders: ['id', 'client_id', 'kind', 'due_date', 'outbox_id', 'created_at'],
+  job_queue: ['id', 'name', 'data', 'singleton_key', 'state', 'attempts', 'run_after', 'locked_until', 'last_error', 'created_at'],
 } as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
 
 /** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */
@@ -178,5 +184,19 @@ describe('migrations', () => {
 
   it('is a no-op when run again', async () => {
     expect(await migrateToLatest(handle.db)).toEqual([]);
+  });
+
+  it('still runs a migration that landed after a later-named one had already run', async () => {
+    const names = Object.keys(migrations);
+    const lateComer = names[names.length - 2]!;
+    const other = await createTestDatabase();
+    try {
+      const without = Object.fromEntries(Object.entries(migrations).filter(([name]) => name !== lateComer));
+      const early = new Migrator({ db: other.db, provider: { getMigrations: async () => without } });
+      expect((await early.migrateToLatest()).error).toBeUndefined();
+      expect(await migrateToLatest(other.db)).toEqual([lateComer]);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -44,6 +44,7 @@ describe('assignSubscription', () => {
       startDate: '2024-01-01',
       endDate: '2024-01-31',
       isExpired: true,
+      pausedSince: null,
     });
     expect(current.planId_fk).toEqual({
       planType: 'WL',
@@ -108,6 +109,7 @@ describe('GET /api/client/get-subscriptions', () => {
       startDate: daysFromToday(-10),
       endDate: current.endDate,
       isExpired: false,
+      pausedSince: null,
     });
   });
 

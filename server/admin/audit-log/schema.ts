@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { idField } from '../../validation.js';
+import { idField, plainText } from '../../validation.js';
 import { pageInput, pageOf } from '../common.js';
 
 /** The audit trail screen. zod only. */
 export const listAuditInput = pageInput.extend({
-  entity: z.string().trim().max(40).optional(),
+  entity: z.string().trim().max(40, 'entity must be at most 40 characters').pipe(plainText('entity')).optional(),
   entityId: idField('entityId').optional(),
 });
 

@@ -1,3 +1,5 @@
+import { isPlausibleHeight } from '../../measurements/schema.js';
+
 /**
  * The booking form asks for height as text "in feet" (spec 3), so people type
  * 5.6, 5'6", 5 ft 6 in or 168 cm. Turns that into metres for the new-client
@@ -6,7 +8,7 @@
 export function heightTextToMetres(text: string): number | null {
   const t = text.trim().toLowerCase();
   if (!t) return null;
-  const round = (m: number) => (m >= 0.5 && m <= 2.6 ? Math.round(m * 100) / 100 : null);
+  const round = (m: number) => (isPlausibleHeight(m) ? Math.round(m * 100) / 100 : null);
   const cm = /^(\d{2,3}(?:\.\d+)?)\s*cm$/.exec(t);
   if (cm) return round(Number(cm[1]) / 100);
   const metres = /^(\d(?:\.\d+)?)\s*m$/.exec(t);

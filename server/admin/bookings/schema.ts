@@ -6,6 +6,7 @@ import { optionalText, pageInput, pageOf } from '../common.js';
 /** Consultation bookings in the console. zod only (the screens import it). */
 
 export const BOOKING_STATUSES = ['new', 'contacted', 'converted', 'closed'] as const satisfies readonly ConsultationStatus[];
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const BOOKING_STATUS_LABELS: Record<ConsultationStatus, string> = {
   new: 'New',
   contacted: 'Contacted',
@@ -32,7 +33,7 @@ export const listBookingsInput = pageInput.extend({ status: z.enum(['all', ...BO
 export const updateBookingInput = z.object({
   id: idField('id'),
   status: z.enum(BOOKING_STATUSES, { error: `Status must be one of ${BOOKING_STATUSES.join(', ')}` }).optional(),
-  notes: optionalText('Notes', 5000).optional(),
+  notes: optionalText('Notes', 5000, { multiline: true }).optional(),
 });
 
 export const booking = z.object({

@@ -38,5 +38,6 @@ export function welcomeMail(opts: { to: string; firstName: string; link: string;
       '',
       `${BRAND.name} · ${BRAND.supportEmail}`,
     ].join('\n'),
+    sensitive: [opts.link],
   };
 }

@@ -1,48 +1,36 @@
 import { z } from 'zod';
-import { idField, requiredText } from '../../validation.js';
+import { heightMetres, weightKilograms } from '../../measurements/schema.js';
+import { emailText, idField, plainText, requiredText } from '../../validation.js';
 import { optionalText, pageInput, pageOf } from '../common.js';
 
 /**
  * The console's client forms and lists. zod only: the React forms use the
- * same rules and messages. Bounds match server/users/service.ts.
+ * same rules and messages. Height and weight bounds come from server/measurements.
  */
 
-export const HEIGHT_RANGE = { min: 0.5, max: 2.6 } as const;
-export const WEIGHT_RANGE = { min: 2, max: 500 } as const;
 export const PHONE_DIGITS = { min: 10, max: 13 } as const;
 
 /** A number typed into a form (text), optional: blank means "not given". */
 const optionalNumber = (notNumber: string) =>
   z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v.trim())) : v), z.number({ error: notNumber }).nullish());
 
-const heightMessage = `Height must be between ${HEIGHT_RANGE.min} and ${HEIGHT_RANGE.max} m`;
-const weightMessage = `Weight must be between ${WEIGHT_RANGE.min} and ${WEIGHT_RANGE.max} kg`;
 const phoneMessage = `Phone must have ${PHONE_DIGITS.min} to ${PHONE_DIGITS.max} digits`;
 
 export const clientForm = z.object({
   firstName: requiredText('First name is required', 100),
   lastName: optionalText('Last name', 100).transform((v) => v ?? ''),
-  email: z
-    .string({ error: 'Email is required' })
-    .trim()
-    .toLowerCase()
-    .min(1, 'Email is required')
-    .max(254, 'Email must be at most 254 characters')
-    .pipe(z.email('Enter a valid email address, e.g. asha@example.com')),
+  email: emailText().pipe(z.email('Enter a valid email address, e.g. asha@example.com')),
   /** Digits only are kept: '+91 98765-43210' → '919876543210'. */
   phone: z
     .string({ error: 'Phone must be text' })
+    .max(40, phoneMessage)
     .nullish()
     .transform((v) => (v ?? '').replace(/[\s\-().+]/g, ''))
     .pipe(z.string().refine((d) => d === '' || new RegExp(`^\\d{${PHONE_DIGITS.min},${PHONE_DIGITS.max}}$`).test(d), phoneMessage))
     .transform((d) => (d === '' ? null : d)),
-  heightM: optionalNumber('Height must be a number in metres, e.g. 1.65').pipe(
-    z.number().min(HEIGHT_RANGE.min, heightMessage).max(HEIGHT_RANGE.max, heightMessage).nullish(),
-  ),
-  weightKg: optionalNumber('Weight must be a number in kg, e.g. 68').pipe(
-    z.number().min(WEIGHT_RANGE.min, weightMessage).max(WEIGHT_RANGE.max, weightMessage).nullish(),
-  ),
-  conditionNotes: optionalText('Condition notes', 5000),
+  heightM: optionalNumber('Height must be a number in metres, e.g. 1.65').pipe(heightMetres.nullish()),
+  weightKg: optionalNumber('Weight must be a number in kg, e.g. 68').pipe(weightKilograms.nullish()),
+  conditionNotes: optionalText('Condition notes', 5000, { multiline: true }),
 });
 export type ClientFormInput = z.input<typeof clientForm>;
 export type ClientFormValues = z.output<typeof clientForm>;
@@ -57,7 +45,7 @@ export const setClientActiveInput = z.object({ id: idField('id'), active: z.bool
 export const CLIENT_STATUSES = ['all', 'active', 'inactive'] as const;
 export const listClientsInput = pageInput.extend({
   /** Prefix of the email, the full name, the last name or the phone number. */
-  q: z.string().trim().max(100, 'Search at most 100 characters').optional(),
+  q: z.string().trim().max(100, 'Search at most 100 characters').pipe(plainText('Search')).optional(),
   status: z.enum(CLIENT_STATUSES).default('all'),
 });
 export type ListClientsInput = z.input<typeof listClientsInput>;

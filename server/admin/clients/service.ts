@@ -1,10 +1,11 @@
+import { clientNotFound } from '../../auth/guards.js';
 import { ROLE } from '../../auth/roles.js';
 import type { SessionUser } from '../../auth/session.js';
 import { fullNameOf } from '../../auth/session.js';
 import { revokeAllSessionsOfUser } from '../../auth/sessions-repo.js';
 import type { AppDeps } from '../../deps.js';
 import type { Db } from '../../db/index.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict } from '../../errors.js';
 import { fromHalfStars } from '../../rating/schema.js';
 import { createUser } from '../../users/service.js';
 import { listWeights } from '../../weight/repo.js';
@@ -16,8 +17,6 @@ import * as repo from './repo.js';
 import type { ClientDetail, ClientFormValues, ListClientsInput } from './schema.js';
 
 type Deps = Pick<AppDeps, 'db' | 'mailer' | 'config'>;
-
-const CLIENT_MISSING = 'That client does not exist.';
 
 type SummaryRow = Awaited<ReturnType<typeof repo.listClients>>[number];
 const toSummary = (r: SummaryRow) => ({
@@ -42,7 +41,7 @@ export function listClients(db: Db, input: Required<Omit<ListClientsInput, 'q'>>
 
 export async function getClient(db: Db, id: number): Promise<ClientDetail> {
   const [row, rating, booking] = await Promise.all([repo.findClient(db, id), repo.ratingOf(db, id), repo.bookingOf(db, id)]);
-  if (!row) throw notFound(CLIENT_MISSING);
+  if (!row) throw clientNotFound('id');
   return {
     ...toSummary(row),
     heightM: row.height_m,
@@ -63,7 +62,7 @@ export async function getClient(db: Db, id: number): Promise<ClientDetail> {
 
 /** Oldest first, for the weight chart (bounded like the client's own history). */
 export async function clientWeights(db: Db, id: number) {
-  if (!(await repo.findClient(db, id))) throw notFound(CLIENT_MISSING);
+  if (!(await repo.findClient(db, id))) throw clientNotFound('id');
   const rows = await listWeights(db, id);
   return rows.reverse();
 }
@@ -129,7 +128,7 @@ export async function createClient(deps: Deps, actor: SessionUser, input: Client
 export async function updateClient(db: Db, actor: SessionUser, input: ClientFormValues & { id: number }) {
   return db.transaction().execute(async (trx) => {
     const before = await repo.findClientForUpdate(trx, input.id);
-    if (!before) throw notFound(CLIENT_MISSING);
+    if (!before) throw clientNotFound('id');
     if (await repo.emailTakenByOther(trx, input.email, input.id)) {
       const message = `Another account already uses ${input.email}.`;
       throw conflict(message);
@@ -161,7 +160,7 @@ export async function updateClient(db: Db, actor: SessionUser, input: ClientForm
 export async function setClientActive(db: Db, actor: SessionUser, input: { id: number; active: boolean }) {
   return db.transaction().execute(async (trx) => {
     const before = await repo.findClientForUpdate(trx, input.id);
-    if (!before) throw notFound(CLIENT_MISSING);
+    if (!before) throw clientNotFound('id');
     const name = fullNameOf(before);
     if (before.is_active === input.active) {
       return { message: input.active ? `${name} is already active.` : `${name} is already deactivated.` };
@@ -184,7 +183,7 @@ export async function setClientActive(db: Db, actor: SessionUser, input: { id: n
 export async function resendInvite(deps: Deps, actor: SessionUser, id: number) {
   const { client, link } = await deps.db.transaction().execute(async (trx) => {
     const client = await repo.findClientForUpdate(trx, id);
-    if (!client) throw notFound(CLIENT_MISSING);
+    if (!client) throw clientNotFound('id');
     if (!client.is_active) throw badRequest('Reactivate this client before sending a set-password link.');
     const link = await createSetPasswordLink(trx, deps, id);
     await recordAudit(trx, actor, {

@@ -26,11 +26,11 @@ export const dietPlansRouter = router({
   upload: adminProcedure
     .input(uploadDietPlanInput)
     .output(savedDietPlan)
-    .mutation(({ ctx, input }) => service.uploadPlan(ctx.deps.db, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.uploadPlan(ctx.deps, ctx.user, input)),
   compose: adminProcedure
     .input(composeDietPlanInput)
     .output(savedDietPlan)
-    .mutation(({ ctx, input }) => service.composePlan(ctx.deps.db, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.composePlan(ctx.deps, ctx.user, input)),
   /** A mutation although it changes nothing: its input is a whole plan, too big for a query string. */
   preview: adminProcedure
     .input(previewDietPlanInput)
@@ -39,7 +39,7 @@ export const dietPlansRouter = router({
   revise: adminProcedure
     .input(reviseDietPlanInput)
     .output(savedDietPlan)
-    .mutation(({ ctx, input }) => service.revisePlan(ctx.deps.db, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.revisePlan(ctx.deps, ctx.user, input)),
   versionPdf: adminProcedure
     .input(versionPdfInput)
     .output(pdfFile)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { composedDietPlanSchema, DIET_PLAN_PDF_MAX_BYTES } from '../../diet-plan/schema.js';
-import { dateField, idField, requiredText } from '../../validation.js';
+import { dateField, idField, intField, requiredText } from '../../validation.js';
 import { pageInput, pageOf } from '../common.js';
 
 /**
@@ -12,12 +12,12 @@ export const DIET_PLAN_SOURCES = ['upload', 'composed'] as const;
 export type DietPlanSource = (typeof DIET_PLAN_SOURCES)[number];
 
 /** Base64 of at most 10 MB (4 characters per 3 bytes). */
-const BASE64_MAX = Math.ceil(DIET_PLAN_PDF_MAX_BYTES / 3) * 4;
+export const PDF_BASE64_MAX = Math.ceil(DIET_PLAN_PDF_MAX_BYTES / 3) * 4;
 const TOO_BIG = `The PDF must be at most ${DIET_PLAN_PDF_MAX_BYTES / (1024 * 1024)} MB`;
 export const pdfBase64 = z
   .string({ error: 'Choose a PDF file to upload' })
   .min(1, 'Choose a PDF file to upload')
-  .max(BASE64_MAX, TOO_BIG)
+  .max(PDF_BASE64_MAX, TOO_BIG)
   .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The file did not arrive intact. Choose it again.');
 
 const uploadFields = z.object({
@@ -46,17 +46,22 @@ export const reviseDietPlanInput = z.discriminatedUnion('source', [
     .extend({
       source: z.literal('upload'),
       id: idField('id'),
-      expectedVersion: z.number().int().min(1),
+      expectedVersion: intField('expectedVersion', 1),
       /** Leave out to keep the current PDF (e.g. only the dates change). */
       pdfBase64: pdfBase64.optional(),
     })
     .refine(rangeOk, rangeError),
-  z.object({ source: z.literal('composed'), id: idField('id'), expectedVersion: z.number().int().min(1), plan: composedDietPlanSchema }),
+  z.object({
+    source: z.literal('composed'),
+    id: idField('id'),
+    expectedVersion: intField('expectedVersion', 1),
+    plan: composedDietPlanSchema,
+  }),
 ]);
 export type ReviseDietPlanInput = z.infer<typeof reviseDietPlanInput>;
 
 export const listDietPlansAdminInput = pageInput.extend({ clientId: idField('clientId').optional() });
-export const versionPdfInput = z.object({ id: idField('id'), version: z.number().int().min(1) });
+export const versionPdfInput = z.object({ id: idField('id'), version: intField('version', 1) });
 
 export const dietPlanSummary = z.object({
   id: z.number().int(),

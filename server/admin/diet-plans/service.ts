@@ -1,3 +1,4 @@
+import { type MailDeps, mailDietPlanPublished } from '../../notify/client-mail.js';
 import type { Kysely } from 'kysely';
 import type { SessionUser } from '../../auth/session.js';
 import type { AppDeps } from '../../deps.js';
@@ -9,6 +10,8 @@ import { signPdfLink } from '../../diet-plan/signed-url.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { renderDietPlanPdf } from '../../pdf/diet-plan.js';
 import { recordAudit } from '../../audit/record.js';
+import { clientNotFound } from '../../auth/guards.js';
+import { findClientAccount } from '../../users/repo.js';
 import { paged } from '../paging.js';
 import * as repo from './repo.js';
 import type { DietPlanDetail, ReviseDietPlanInput } from './schema.js';
@@ -27,16 +30,8 @@ export function decodePdf(base64: string): Uint8Array {
 }
 
 async function clientNameOf(db: Db, clientId: number) {
-  const client = await db
-    .selectFrom('users')
-    .select(['first_name', 'last_name'])
-    .where('id', '=', clientId)
-    .where('role', '=', 2)
-    .executeTakeFirst();
-  if (!client) {
-    const message = 'That client does not exist.';
-    throw badRequest(message, { clientId: [message] });
-  }
+  const client = await findClientAccount(db, clientId);
+  if (!client) throw clientNotFound('clientId');
   return fullName(client);
 }
 
@@ -111,12 +106,12 @@ export async function getPlan(deps: Deps, id: number): Promise<DietPlanDetail> {
 
 /** A new plan from an uploaded PDF (the diet-plan domain's createDietPlan checks and stores it). */
 export async function uploadPlan(
-  db: Kysely<Database>,
+  deps: MailDeps,
   actor: SessionUser,
   input: { clientId: number; title: string; from: string; to: string; pdfBase64: string },
 ) {
   const pdf = decodePdf(input.pdfBase64);
-  return db.transaction().execute(async (trx) => {
+  const saved = await deps.db.transaction().execute(async (trx) => {
     const created = await createDietPlan(trx, {
       clientId: input.clientId,
       title: input.title,
@@ -134,12 +129,14 @@ export async function uploadPlan(
     });
     return { id: created.id, version: 1, message: `"${created.title}" is now in the client’s diet plans.` };
   });
+  await mailDietPlanPublished(deps, saved.id);
+  return saved;
 }
 
 /** A new plan composed of days × meals, rendered into a branded PDF on the server. */
-export async function composePlan(db: Kysely<Database>, actor: SessionUser, input: { clientId: number; plan: ComposedDietPlan }) {
-  const pdf = await render(db, actor, input.clientId, input.plan);
-  return db.transaction().execute(async (trx) => {
+export async function composePlan(deps: MailDeps, actor: SessionUser, input: { clientId: number; plan: ComposedDietPlan }) {
+  const pdf = await render(deps.db, actor, input.clientId, input.plan);
+  const saved = await deps.db.transaction().execute(async (trx) => {
     const { plan } = input;
     const created = await createDietPlan(trx, {
       clientId: input.clientId,
@@ -159,6 +156,8 @@ export async function composePlan(db: Kysely<Database>, actor: SessionUser, inpu
     });
     return { id: created.id, version: 1, message: `"${plan.title}" was rendered to PDF and is now in the client’s diet plans.` };
   });
+  await mailDietPlanPublished(deps, saved.id);
+  return saved;
 }
 
 /** The composer's preview: the PDF exactly as it would be saved, without saving it. */
@@ -172,12 +171,13 @@ export async function previewPlan(db: Db, actor: SessionUser, input: { clientId:
  * transaction) and the plan row, which the client's list reads, becomes the
  * new one. Refused when someone saved a newer version since the editor opened it.
  */
-export async function revisePlan(db: Kysely<Database>, actor: SessionUser, input: ReviseDietPlanInput) {
+export async function revisePlan(deps: MailDeps, actor: SessionUser, input: ReviseDietPlanInput) {
+  const { db } = deps;
   const uploaded = input.source === 'upload' && input.pdfBase64 ? decodePdf(input.pdfBase64) : undefined;
   const current = await repo.findPlan(db, input.id);
   if (!current) throw notFound(PLAN_MISSING);
   const rendered = input.source === 'composed' ? await render(db, actor, current.client_id, input.plan) : undefined;
-  return db.transaction().execute(async (trx) => {
+  const saved = await db.transaction().execute(async (trx) => {
     const locked = await repo.lockPlan(trx, input.id);
     if (!locked) throw notFound(PLAN_MISSING);
     if (locked.version !== input.expectedVersion) {
@@ -220,6 +220,8 @@ export async function revisePlan(db: Kysely<Database>, actor: SessionUser, input
     });
     return { id: input.id, version, message: `Version ${version} saved: the client now sees it.` };
   });
+  await mailDietPlanPublished(deps, saved.id);
+  return saved;
 }
 
 export async function versionPdf(db: Db, id: number, version: number) {

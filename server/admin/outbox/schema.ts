@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from '../../validation.js';
 import { pageInput, pageOf } from '../common.js';
 
 /** Mails the app sent or queued (the outbox is the delivery when there is no SMTP). zod only. */
@@ -12,7 +13,7 @@ export const OUTBOX_STATUS_LABELS: Record<(typeof OUTBOX_STATUSES)[number], stri
 
 export const listOutboxInput = pageInput.extend({
   /** Exact recipient address (case does not matter). */
-  to: z.string().trim().toLowerCase().max(254).optional(),
+  to: z.string().trim().toLowerCase().max(254, 'to must be at most 254 characters').pipe(plainText('to')).optional(),
 });
 
 export const outboxMail = z.object({

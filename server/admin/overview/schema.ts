@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../../validation.js';
 
 /** The console's first screen. zod only. */
 export const VISIT_DAYS = 30;
@@ -13,3 +14,21 @@ export const overview = z.object({
   visits: z.array(z.object({ day: z.string(), visits: z.number().int(), visitors: z.number().int() })),
 });
 export type Overview = z.infer<typeof overview>;
+
+/** How the service itself is doing, for the Overview's operational health panel. */
+export const FAILED_MAILS_SHOWN = 10;
+export const operationalHealth = z.object({
+  /** Distinct signed-in clients with the live feed open on this server right now. */
+  liveClients: z.number().int(),
+  /** When this server last logged an error since it started; null when none. */
+  lastErrorAt: z.date().nullable(),
+  failedMailCount: z.number().int(),
+  /** The newest failed mails (at most FAILED_MAILS_SHOWN). */
+  failedMails: z.array(
+    z.object({ id: z.number().int(), to: z.string(), subject: z.string(), error: z.string().nullable(), createdAt: z.date() }),
+  ),
+});
+export type OperationalHealth = z.infer<typeof operationalHealth>;
+
+export const retryMailInput = z.object({ id: idField('id') });
+export const retriedMail = z.object({ id: z.number().int(), status: z.enum(['queued', 'sent', 'failed', 'logged']) });

@@ -14,7 +14,7 @@ export const subscriptionsRouter = router({
   assign: adminProcedure
     .input(assignAdminInput)
     .output(created)
-    .mutation(({ ctx, input }) => service.assign(ctx.deps.db, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.assign(ctx.deps, ctx.user, input)),
   expire: adminProcedure
     .input(byId)
     .output(messageResult)
@@ -22,5 +22,5 @@ export const subscriptionsRouter = router({
   renew: adminProcedure
     .input(renewAdminInput)
     .output(created)
-    .mutation(({ ctx, input }) => service.renew(ctx.deps.db, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.renew(ctx.deps, ctx.user, input)),
 });

@@ -1,3 +1,5 @@
+import { type MailDeps, mailSubscriptionAssigned } from '../../notify/client-mail.js';
+import { formatDay } from '../../format.js';
 import type { SessionUser } from '../../auth/session.js';
 import type { Db } from '../../db/index.js';
 import type { Kysely } from 'kysely';
@@ -110,8 +112,8 @@ function lockSubscription(db: Db, id: number) {
 type AssignInput = { clientId: number; planType: AdminSubscription['planType']; planId: string; startDate: string; amountReceived: number };
 
 /** The subscription domain's assignSubscription does the catalogue lookup and the end date. */
-export async function assign(db: Kysely<Database>, actor: SessionUser, input: AssignInput) {
-  return db.transaction().execute(async (trx) => {
+export async function assign(deps: MailDeps, actor: SessionUser, input: AssignInput) {
+  const saved = await deps.db.transaction().execute(async (trx) => {
     const created = await assignSubscription(trx, input as Parameters<typeof assignSubscription>[1]);
     await recordAudit(trx, actor, {
       action: 'subscription.assigned',
@@ -122,9 +124,11 @@ export async function assign(db: Kysely<Database>, actor: SessionUser, input: As
     });
     return {
       id: created.id,
-      message: `${created.planId_fk.planName} runs from ${created.startDate} to ${created.endDate}.`,
+      message: `${created.planId_fk.planName} runs from ${formatDay(created.startDate)} to ${formatDay(created.endDate)}.`,
     };
   });
+  await mailSubscriptionAssigned(deps, saved.id);
+  return saved;
 }
 
 /** Ends a subscription now (it shows as expired on the client's card at once). */
@@ -149,12 +153,12 @@ const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_40
 
 /** Another period of the same plan: from the day after this one ends, or from today if it is over. */
 export async function renew(
-  db: Kysely<Database>,
+  deps: MailDeps,
   actor: SessionUser,
   input: { id: number; startDate?: string; amountReceived: number },
   today = todayUtc(),
 ) {
-  return db.transaction().execute(async (trx) => {
+  const saved = await deps.db.transaction().execute(async (trx) => {
     const s = await lockSubscription(trx, input.id);
     if (!s) throw notFound(SUBSCRIPTION_MISSING);
     const startDate = input.startDate ?? (s.cancelled_at || s.end_date < today ? today : nextDay(s.end_date));
@@ -172,6 +176,11 @@ export async function renew(
       summary: `Renewed ${s.plan_name} of ${s.first_name} ${s.last_name}: ${created.startDate} to ${created.endDate}, paid ${rupees(created.amountReceived)}`,
       details: { renewedFrom: s.id, clientId: s.client_id, startDate: created.startDate, amountReceived: created.amountReceived },
     });
-    return { id: created.id, message: `Renewed: ${created.planId_fk.planName} runs from ${created.startDate} to ${created.endDate}.` };
+    return {
+      id: created.id,
+      message: `Renewed: ${created.planId_fk.planName} runs from ${formatDay(created.startDate)} to ${formatDay(created.endDate)}.`,
+    };
   });
+  await mailSubscriptionAssigned(deps, saved.id);
+  return saved;
 }

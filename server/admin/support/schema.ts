@@ -8,7 +8,7 @@ export const REPLY_MAX = 5000;
 
 export const listSupportInput = pageInput.extend({ status: z.enum(['all', ...SUPPORT_STATUSES]).default('open') });
 
-export const replyForm = z.object({ reply: requiredText('Reply is required', REPLY_MAX) });
+export const replyForm = z.object({ reply: requiredText('Reply is required', REPLY_MAX, { multiline: true }) });
 export const replySupportInput = replyForm.extend({ id: idField('id') });
 export const setSupportStatusInput = z.object({
   id: idField('id'),

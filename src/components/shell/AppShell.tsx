@@ -46,9 +46,9 @@ function useDrawer(location: string) {
  * The frame of a signed-in area (spec 2, the client dashboard; the console
  * shares it): the teal top bar (brand, the user's name, Sign out) and the side
  * drawer, 240 px open and icons only (with tooltips) when collapsed, the
- * current link highlighted. On phones the collapsed drawer is a slim icon
- * rail and the open drawer slides over the page (closed by a link, the
- * backdrop or Escape).
+ * current link highlighted. On phones the drawer is hidden, so every card
+ * gets the full width, and slides over the page when opened (closed by a
+ * link, the backdrop or Escape).
  * `area` names the skip-link target and the test ids: `<area>-main`,
  * `<area>-drawer`, `<area>-user-name`.
  */
@@ -61,6 +61,7 @@ export function AppShell<L extends ShellLink>({
   isCurrent,
   userName,
   onSignOut,
+  contentWidth,
   children,
 }: {
   area: string;
@@ -73,6 +74,8 @@ export function AppShell<L extends ShellLink>({
   isCurrent: (link: L, location: string) => boolean;
   userName: string;
   onSignOut: () => void;
+  /** One content width for every page of the area, so titles never jump between pages. */
+  contentWidth: string;
   children: ReactNode;
 }) {
   const [location] = useLocation();
@@ -136,8 +139,8 @@ export function AppShell<L extends ShellLink>({
           aria-label={navLabel}
           data-state={open ? 'open' : 'collapsed'}
           data-testid={`${area}-drawer`}
-          className={`fixed top-16 bottom-0 left-0 z-[1050] overflow-x-hidden overflow-y-auto border-r border-slate-200 bg-white transition-[width] duration-200 ${
-            open ? 'w-60 shadow-xl md:shadow-none' : 'w-14 md:w-16'
+          className={`fixed top-16 bottom-0 left-0 z-[1050] w-60 overflow-x-hidden overflow-y-auto border-r border-slate-200 bg-white transition-[width,translate] duration-200 motion-reduce:transition-none ${
+            open ? 'translate-x-0 shadow-xl md:shadow-none' : 'invisible -translate-x-full md:visible md:w-16 md:translate-x-0'
           }`}
         >
           <ul className="flex flex-col gap-1 p-2">
@@ -183,9 +186,13 @@ export function AppShell<L extends ShellLink>({
         <main
           id={mainId}
           tabIndex={-1}
-          className={`min-h-screen pt-16 transition-[padding] duration-200 focus:outline-none ${open && desktop ? 'md:pl-60' : 'pl-14 md:pl-16'}`}
+          className={`min-h-screen pt-16 transition-[padding] duration-200 focus:outline-none ${open && desktop ? 'md:pl-60' : 'md:pl-16'}`}
         >
-          <div className="px-3 py-5 sm:px-6 sm:py-8">{children}</div>
+          <div className="px-4 py-5 sm:px-6 sm:py-8">
+            <div className={`mx-auto w-full ${contentWidth}`} data-testid={`${area}-content`}>
+              {children}
+            </div>
+          </div>
         </main>
       </div>
     </Tooltip.Provider>

@@ -1,6 +1,6 @@
 import { type ButtonHTMLAttributes, forwardRef } from 'react';
 
-type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'dangerSecondary';
 type Size = 'sm' | 'md' | 'lg';
 
 const variants: Record<Variant, string> = {
@@ -8,6 +8,8 @@ const variants: Record<Variant, string> = {
   secondary: 'border border-brand-700 text-brand-800 bg-white hover:bg-brand-50',
   ghost: 'text-brand-800 hover:bg-brand-50',
   danger: 'bg-red-700 text-white hover:bg-red-800',
+  /** A destructive action that is not the page's main one: outlined, red. */
+  dangerSecondary: 'border border-red-300 bg-white text-red-700 hover:bg-red-50',
 };
 const sizes: Record<Size, string> = {
   sm: 'px-3 py-1.5 text-sm',

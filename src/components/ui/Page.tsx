@@ -10,14 +10,18 @@ export type PageProps = {
   /** Shown above the title, e.g. a back link. */
   before?: ReactNode;
   children: ReactNode;
+  /**
+   * How wide the content may grow (a narrow form, say). The title always
+   * starts at the area's one left edge, whatever the content's width.
+   */
   width?: string;
 };
 
 /** A signed-in screen: its title, optional lead text and actions. */
-export function Page({ title, documentTitle = title, lead, actions, before, children, width = 'max-w-4xl' }: PageProps) {
+export function Page({ title, documentTitle = title, lead, actions, before, children, width }: PageProps) {
   useDocumentTitle(documentTitle);
   return (
-    <div className={`mx-auto w-full ${width}`}>
+    <div className="w-full">
       {before}
       <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
@@ -26,7 +30,7 @@ export function Page({ title, documentTitle = title, lead, actions, before, chil
         </div>
         {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
       </div>
-      {children}
+      {width ? <div className={width}>{children}</div> : children}
     </div>
   );
 }

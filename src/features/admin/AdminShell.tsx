@@ -24,6 +24,7 @@ export function AdminShell({ name, onSignOut, children }: { name: string; onSign
       isCurrent={isCurrent}
       userName={name}
       onSignOut={onSignOut}
+      contentWidth="max-w-6xl"
     >
       {children}
     </AppShell>

@@ -1,13 +1,6 @@
 /** Formatting and small browser helpers for the console. */
 
-const dateTime = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-export const formatMoment = (d: Date | string | null | undefined) => (d ? dateTime.format(typeof d === 'string' ? new Date(d) : d) : '—');
+export { formatMoment } from '../../../server/format';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -1,10 +1,23 @@
-import { CalendarClock, ClipboardList, CreditCard, FileText, LayoutDashboard, LifeBuoy, Mail, Newspaper, Star, Users } from 'lucide-react';
+import {
+  CalendarClock,
+  ClipboardCheck,
+  ClipboardList,
+  CreditCard,
+  FileText,
+  LayoutDashboard,
+  LifeBuoy,
+  Mail,
+  Newspaper,
+  Star,
+  Users,
+} from 'lucide-react';
 import type { ShellLink } from '../../components/shell/AppShell';
 
 /** The console's drawer, relative to /admin. */
 export const ADMIN_LINKS: ShellLink[] = [
   { title: 'Overview', href: '/', Icon: LayoutDashboard },
   { title: 'Clients', href: '/clients', Icon: Users },
+  { title: 'Follow-ups', href: '/follow-ups', Icon: ClipboardCheck },
   { title: 'Feed', href: '/feed', Icon: Newspaper },
   { title: 'Diet plans', href: '/diet-plans', Icon: FileText },
   { title: 'Subscriptions', href: '/subscriptions', Icon: CreditCard },

@@ -76,7 +76,7 @@ function ResetForm({ token }: { token: string }) {
       <PasswordField
         label="New password"
         autoComplete="new-password"
-        hint={`At least ${PASSWORD_MIN} characters`}
+        hint={`At least ${PASSWORD_MIN} characters, and not a common password`}
         error={errors.password?.message}
         {...form.register('password')}
       />

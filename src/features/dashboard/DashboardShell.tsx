@@ -24,6 +24,7 @@ export function DashboardShell({ children }: { children: ReactNode }) {
       isCurrent={isCurrent}
       userName={info?.fullName ?? ''}
       onSignOut={() => void signOut()}
+      contentWidth="max-w-5xl"
     >
       {children}
     </AppShell>

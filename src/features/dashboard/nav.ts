@@ -1,4 +1,4 @@
-import { Activity, CreditCard, FileText, Newspaper, Scale, Star } from 'lucide-react';
+import { Activity, BookOpen, ClipboardCheck, CreditCard, FileText, Newspaper, Scale, Star, UserRound } from 'lucide-react';
 import type { ShellLink } from '../../components/shell/AppShell';
 
 /** `also`: sub-pages that keep this link highlighted. */
@@ -9,9 +9,13 @@ export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'Feeds', href: '/feeds', Icon: Newspaper },
   { title: 'My Diet Plans', href: '/diet-plan', Icon: FileText },
   { title: 'Update Weight', href: '/update-weight', Icon: Scale, also: ['/weight-history'] },
+  { title: 'Check-in', href: '/check-in', Icon: ClipboardCheck },
   { title: 'Write a Review', href: '/write-review', Icon: Star },
   { title: 'Active Subscription', href: '/active-subscription', Icon: CreditCard },
   { title: 'Check BMI', href: '/check-bmi', Icon: Activity },
+  { title: 'My Profile', href: '/profile', Icon: UserRound },
+  // Issue 12: the guide lives outside the dashboard ('~/' leaves the nested router).
+  { title: 'Guide', href: '~/platform-guide', Icon: BookOpen },
 ];
 
 export function isCurrent(link: DashboardLink, location: string): boolean {

@@ -3,14 +3,20 @@ import { CalendarClock, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link } from 'wouter';
-import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type Booking, CONVERTIBLE } from '../../../../server/admin/bookings/schema';
-import type { ConsultationStatus } from '../../../../server/db/schema';
+import {
+  BOOKING_STATUS_LABELS,
+  BOOKING_TRANSITIONS,
+  type Booking,
+  type BookingStatus,
+  CONVERTIBLE,
+} from '../../../../server/admin/bookings/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button, buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextAreaField } from '../../../components/ui/Field';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
+import { formatPhone } from '../../../lib/format';
 import { formatMoment } from '../format';
 import { Badge, EmptyState, Facts, Page, Pager, QueryStates, Segmented, type Tone } from '../ui';
 
@@ -22,11 +28,11 @@ const FILTERS = [
   { value: 'closed', label: 'Closed' },
   { value: 'all', label: 'All' },
 ] as const;
-const TONE: Record<ConsultationStatus, Tone> = { new: 'blue', contacted: 'amber', converted: 'green', closed: 'slate' };
+const TONE: Record<BookingStatus, Tone> = { new: 'blue', contacted: 'amber', converted: 'green', closed: 'slate' };
 
 export function BookingsPage() {
   const trpc = useTRPC();
-  const [status, setStatus] = useState<'all' | ConsultationStatus>('new');
+  const [status, setStatus] = useState<'all' | BookingStatus>('new');
   const [page, setPage] = useState(0);
   const list = useQuery({
     ...trpc.admin.bookings.list.queryOptions({ status, page, pageSize: PAGE_SIZE }),
@@ -78,7 +84,7 @@ function BookingCard({ booking: b }: { booking: Booking }) {
   const update = useMutation(trpc.admin.bookings.update.mutationOptions());
   const [notes, setNotes] = useState(b.notes ?? '');
 
-  const save = async (input: { status?: ConsultationStatus; notes?: string }) => {
+  const save = async (input: { status?: BookingStatus; notes?: string }) => {
     try {
       const answer = await overlay.run(update.mutateAsync({ id: b.id, ...input }));
       await queryClient.invalidateQueries(trpc.admin.pathFilter());
@@ -113,8 +119,8 @@ function BookingCard({ booking: b }: { booking: Booking }) {
             ],
             [
               'Contact',
-              <a key="c" href={`tel:+${b.contact}`} className="text-brand-800 hover:underline">
-                {b.contact}
+              <a key="c" href={`tel:${formatPhone(b.contact).replace(/\s/g, '')}`} className="text-brand-800 hover:underline">
+                {formatPhone(b.contact)}
               </a>,
             ],
             ['Gender', b.genderLabel],

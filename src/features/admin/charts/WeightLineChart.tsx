@@ -3,26 +3,28 @@ import { useWidth } from './use-width';
 
 type Point = { date: string; weight: number };
 
-const H = 220;
-const PAD = { top: 14, right: 14, bottom: 28, left: 40 };
+const FULL = { height: 220, pad: { top: 14, right: 14, bottom: 28, left: 40 } };
+/** A row-sized trend (the follow-up queue): short, first and last dates only. */
+const SMALL = { height: 96, pad: { top: 8, right: 8, bottom: 20, left: 34 } };
 const dayLabel = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const toTime = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-/** A client's weight over time (oldest first), spaced by real dates. */
-export function WeightLineChart({ points }: { points: Point[] }) {
-  const { ref, width: W } = useWidth<HTMLElement>(640);
+/** A client's weight over time (oldest first), spaced by real dates; `small` for a row-sized trend. */
+export function WeightLineChart({ points, small = false }: { points: Point[]; small?: boolean }) {
+  const { ref, width: W } = useWidth<HTMLElement>(small ? 240 : 640);
   return (
     <figure ref={ref}>
       {points.length === 0 ? (
-        <p className="py-8 text-center text-sm text-slate-600">No weights recorded yet.</p>
+        <p className={`${small ? 'py-3' : 'py-8'} text-center text-sm text-slate-600`}>No weights recorded yet.</p>
       ) : (
-        <Chart points={points} W={W} />
+        <Chart points={points} W={W} size={small ? SMALL : FULL} caption={!small} />
       )}
     </figure>
   );
 }
 
-function Chart({ points, W }: { points: Point[]; W: number }) {
+function Chart({ points, W, size, caption }: { points: Point[]; W: number; size: typeof FULL; caption: boolean }) {
+  const { height: H, pad: PAD } = size;
   const weights = points.map((p) => p.weight);
   const ticks = rangeTicks(Math.min(...weights), Math.max(...weights));
   const lo = ticks[0]!;
@@ -48,7 +50,7 @@ function Chart({ points, W }: { points: Point[]; W: number }) {
         aria-label={`Weight from ${first.weight} kg to ${last.weight} kg (${change > 0 ? '+' : ''}${change} kg) over ${points.length} entries`}
         data-testid="weight-chart"
       >
-        {ticks.map((t) => (
+        {(caption ? ticks : [lo, hi]).map((t) => (
           <g key={t}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} stroke="#e2e8f0" />
             <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" fontSize={11} fill="#64748b">
@@ -62,16 +64,25 @@ function Chart({ points, W }: { points: Point[]; W: number }) {
             <title>{`${dayLabel.format(new Date(toTime(p.date)))}: ${p.weight} kg`}</title>
           </circle>
         ))}
-        {[first, last].map((p, i) => (
-          <text key={i} x={x(p.date)} y={H - 8} textAnchor={i === 0 ? 'start' : 'end'} fontSize={11} fill="#64748b">
+        {(points.length > 1 ? [first, last] : [first]).map((p, i) => (
+          <text
+            key={i}
+            x={x(p.date)}
+            y={H - 8}
+            textAnchor={points.length === 1 ? 'middle' : i === 0 ? 'start' : 'end'}
+            fontSize={11}
+            fill="#64748b"
+          >
             {dayLabel.format(new Date(toTime(p.date)))}
           </text>
         ))}
       </svg>
-      <figcaption className="mt-1 text-sm text-slate-600">
-        {first.weight} kg → {last.weight} kg ({change > 0 ? '+' : ''}
-        {change} kg)
-      </figcaption>
+      {caption && (
+        <figcaption className="mt-1 text-sm text-slate-600">
+          {first.weight} kg → {last.weight} kg ({change > 0 ? '+' : ''}
+          {change} kg)
+        </figcaption>
+      )}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button, buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { Modal } from '../../../components/ui/Modal';
-import { formatDay } from '../../../lib/format';
+import { formatDay, formatPhone } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { WeightLineChart } from '../charts/WeightLineChart';
@@ -57,7 +57,7 @@ export function ClientPage() {
             <Facts
               items={[
                 ['Email', c.email],
-                ['Phone', c.phone],
+                ['Phone', c.phone ? formatPhone(c.phone) : null],
                 ['Height', c.heightM ? `${c.heightM} m` : null],
                 ['Weight', c.weightKg ? `${c.weightKg} kg${bmi ? ` · BMI ${bmi}` : ''}` : null],
                 ['Condition notes', c.conditionNotes ? <span className="whitespace-pre-line">{c.conditionNotes}</span> : null],
@@ -129,7 +129,7 @@ function ClientActions({ id, name, isActive, hasPassword }: { id: number; name: 
         </Button>
       )}
       {isActive ? (
-        <Button variant="danger" size="sm" onClick={() => setConfirm(true)}>
+        <Button variant="dangerSecondary" size="sm" onClick={() => setConfirm(true)}>
           <Power className="h-4 w-4" aria-hidden="true" />
           Deactivate
         </Button>

@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/Field';
-import { formatDay } from '../../../lib/format';
+import { formatDay, formatPhone } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import { Badge, EmptyState, LoadError, Loading, Page, Pager, Segmented, Table, td, th } from '../ui';
 import { useDebounced } from '../use-debounced';
@@ -95,7 +95,7 @@ export function ClientsPage() {
                       </Link>
                     </td>
                     <td className={td}>{c.email}</td>
-                    <td className={td}>{c.phone ?? '—'}</td>
+                    <td className={`${td} whitespace-nowrap`}>{c.phone ? formatPhone(c.phone) : '—'}</td>
                     <td className={td}>
                       <span className="flex flex-wrap gap-1">
                         {c.isActive ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}

@@ -1,18 +1,10 @@
 import { Link } from 'wouter';
 import { formatDay } from '../../../lib/format';
+import type { RouterOutputs } from '../../../lib/router-types';
 import { formatBytes } from '../format';
 import { Badge, Table, td, th } from '../ui';
 
-type Row = {
-  id: number;
-  client: { id: number; fullName: string };
-  title: string;
-  from: string;
-  to: string;
-  version: number;
-  source: 'upload' | 'composed';
-  bytes: number;
-};
+type Row = RouterOutputs['admin']['dietPlans']['list']['items'][number];
 
 export function DietPlanTable({ items, showClient = true }: { items: Row[]; showClient?: boolean }) {
   return (

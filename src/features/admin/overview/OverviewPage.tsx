@@ -5,6 +5,7 @@ import { Card } from '../../../components/ui/Card';
 import { useTRPC } from '../../../lib/trpc';
 import { VisitsChart } from '../charts/VisitsChart';
 import { LoadError, Loading, Page } from '../ui';
+import { OperationalHealth } from './OperationalHealth';
 
 export function OverviewPage() {
   const trpc = useTRPC();
@@ -47,6 +48,7 @@ export function OverviewPage() {
               <VisitsChart days={overview.data.visits} />
             </div>
           </Card>
+          <OperationalHealth />
         </div>
       )}
     </Page>

@@ -8,6 +8,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextAreaField } from '../../../components/ui/Field';
 import { errorMessage } from '../../../lib/errors';
+import type { RouterOutputs } from '../../../lib/router-types';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
@@ -20,18 +21,7 @@ const FILTERS = [
   { value: 'all', label: 'All' },
 ] as const;
 
-type Request = {
-  id: number;
-  userId: number | null;
-  name: string;
-  email: string;
-  message: string;
-  status: 'open' | 'answered';
-  reply: string | null;
-  answeredAt: Date | null;
-  answeredBy: string | null;
-  createdAt: Date;
-};
+type Request = RouterOutputs['admin']['support']['list']['items'][number];
 
 export function SupportPage() {
   const trpc = useTRPC();

@@ -1,4 +1,5 @@
 import { Gauge } from 'lucide-react';
+import { HEIGHT_M } from '../../../../server/measurements/schema';
 import { useState } from 'react';
 import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/Field';
@@ -37,8 +38,8 @@ export function CheckBmiPage() {
             type="number"
             inputMode="decimal"
             step="0.01"
-            min="0.5"
-            max="2.75"
+            min={HEIGHT_M.min}
+            max={HEIGHT_M.max}
             placeholder="e.g., 1.70"
             value={height}
             onChange={(e) => setHeight(e.target.value)}

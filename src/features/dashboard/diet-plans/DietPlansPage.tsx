@@ -12,15 +12,12 @@ import { useTRPC } from '../../../lib/trpc';
 /** Signed PDF links live 15 minutes; the list refreshes every 10 so a link on screen always works. */
 const PDF_LINK_REFRESH_MS = 10 * 60_000;
 
-const dayRange = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const utcDay = (day: string) => new Date(`${day}T00:00:00Z`);
-
-/** 'Dec 1 – 28, 2026': a plan's dates as compactly as the locale writes a range. */
+/** '1 – 28 Dec 2026': a plan's dates in the one date format, the shared month and year written once. */
 export function formatDayRange(from: string, to: string): string {
-  const a = utcDay(from);
-  const b = utcDay(to);
-  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) || a > b) return `${formatDay(from)} – ${formatDay(to)}`;
-  return dayRange.formatRange(a, b);
+  const a = formatDay(from);
+  const b = formatDay(to);
+  if (from.slice(0, 7) === to.slice(0, 7) && a !== 'Invalid date' && b !== 'Invalid date') return `${a.split(' ')[0]} – ${b}`;
+  return `${a} – ${b}`;
 }
 
 /** Spec 9: page sizes 10, 25 and 100; 10 by default. Pages are zero-based on the server. */

@@ -80,15 +80,20 @@ export function useLiveFeed(viewerId: number | null): LiveState {
       },
       onError: (error) => {
         setReady(false);
+        const retryLater = () => {
+          const attempt = failures.current++;
+          setTimeout(() => setGeneration((g) => g + 1), retryDelay(attempt));
+        };
         if (isUnauthorized(error)) {
-          // The socket carried an expired token: renew it (the token change resubscribes) or end the session.
-          void refreshSession(subscribedToken).then((renewed) => {
-            if (!renewed) endExpiredSession();
+          // The socket carried an ended token: renew it (the token change resubscribes), end the session
+          // if the server refuses, or try again later if it cannot be reached.
+          void refreshSession(subscribedToken).then((renewal) => {
+            if (renewal === 'refused') endExpiredSession();
+            else if (renewal === 'unavailable') retryLater();
           });
           return;
         }
-        const attempt = failures.current++;
-        setTimeout(() => setGeneration((g) => g + 1), retryDelay(attempt));
+        retryLater();
       },
     }),
   );

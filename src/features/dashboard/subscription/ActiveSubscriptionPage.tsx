@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { BadgeCheck, CreditCard } from 'lucide-react';
+import { BadgeCheck, CreditCard, PauseCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { PLAN_TYPE_LABELS } from '../../../../server/catalogue/plans';
 import { Card } from '../../../components/ui/Card';
@@ -7,6 +7,7 @@ import { Page } from '../../../components/ui/Page';
 import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { formatDay, formatRupees } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
+import { formatFollowUpDay } from '../../../lib/use-live-reload';
 
 /** Spec 2 and 4: the active plan's card (Status 'Active' while not expired), else the empty text. */
 export function ActiveSubscriptionPage() {
@@ -41,10 +42,20 @@ export function ActiveSubscriptionPage() {
                 <Item label="Start Date">{formatDay(s.startDate)}</Item>
                 <Item label="End Date">{formatDay(s.endDate)}</Item>
                 <Item label="Status">
-                  <span className="inline-flex items-center gap-1.5 rounded-full bg-green-100 px-3 py-0.5 text-sm font-semibold text-green-800">
-                    <BadgeCheck className="h-4 w-4" aria-hidden="true" />
-                    Active
-                  </span>
+                  {s.pausedSince ? (
+                    <span
+                      className="inline-flex items-center gap-1.5 rounded-full bg-amber-100 px-3 py-0.5 text-sm font-semibold text-amber-900"
+                      data-testid="subscription-paused"
+                    >
+                      <PauseCircle className="h-4 w-4" aria-hidden="true" />
+                      Paused since {formatFollowUpDay(s.pausedSince)}
+                    </span>
+                  ) : (
+                    <span className="inline-flex items-center gap-1.5 rounded-full bg-green-100 px-3 py-0.5 text-sm font-semibold text-green-800">
+                      <BadgeCheck className="h-4 w-4" aria-hidden="true" />
+                      Active
+                    </span>
+                  )}
                 </Item>
               </dl>
             </Card>

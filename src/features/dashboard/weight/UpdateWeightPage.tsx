@@ -32,7 +32,7 @@ export function UpdateWeightPage() {
   const add = useMutation(trpc.weight.add.mutationOptions());
   const form = useForm<FormInput, unknown, FormValues>({
     resolver: zodResolver(updateWeightForm),
-    defaultValues: { weight: '', date: '' },
+    defaultValues: { weight: '', date: localToday() },
   });
   const { errors } = form.formState;
 
@@ -40,7 +40,7 @@ export function UpdateWeightPage() {
     try {
       await overlay.run(add.mutateAsync(values));
       toast.success(WEIGHT_UPDATED);
-      form.reset();
+      form.reset({ weight: '', date: localToday() });
       void queryClient.invalidateQueries({ queryKey: trpc.weight.list.queryKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.auth.checkAuthorization.queryKey() });
     } catch (error) {

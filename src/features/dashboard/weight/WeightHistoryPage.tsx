@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Scale, Trash2, TrendingDown, TrendingUp } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link } from 'wouter';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { Modal } from '../../../components/ui/Modal';
 import { Page } from '../../../components/ui/Page';
 import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { bmiCategory, computeBmi, formatBmi } from '../../../lib/bmi';
@@ -23,8 +26,10 @@ export function WeightHistoryPage() {
   const overlay = useLoadingOverlay();
   const weights = useQuery({ ...trpc.weight.list.queryOptions({}), staleTime: 0 });
   const remove = useMutation(trpc.weight.remove.mutationOptions());
+  const [confirming, setConfirming] = useState<WeightEntry | null>(null);
 
   const onRemove = async (entry: WeightEntry) => {
+    setConfirming(null);
     try {
       await overlay.run(remove.mutateAsync({ id: entry.id }));
       toast.success(WEIGHT_DELETED);
@@ -93,7 +98,7 @@ export function WeightHistoryPage() {
                       <td className="px-1 py-2 text-right sm:px-4">
                         <button
                           type="button"
-                          onClick={() => void onRemove(entry)}
+                          onClick={() => setConfirming(entry)}
                           className="inline-flex items-center gap-1.5 rounded-lg px-2 py-1.5 text-sm font-semibold text-red-700 hover:bg-red-50 sm:px-3"
                           aria-label={`Remove ${fmtKg(entry.weight)} kg on ${formatDay(entry.date)}`}
                         >
@@ -109,6 +114,28 @@ export function WeightHistoryPage() {
           </Card>
         </div>
       )}
+      <Modal
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title="Remove this weigh-in?"
+        description={
+          confirming
+            ? `${fmtKg(confirming.weight)} kg on ${formatDay(confirming.date)} will be removed from your history and chart.`
+            : undefined
+        }
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(null)}>
+              Keep it
+            </Button>
+            <Button variant="danger" onClick={() => confirming && void onRemove(confirming)}>
+              Remove
+            </Button>
+          </>
+        }
+      >
+        {null}
+      </Modal>
     </Page>
   );
 }

@@ -21,7 +21,8 @@ function PlanTypeSelect({ value, onChange }: { value: PlanType; onChange: (type:
           className="inline-flex min-w-72 items-center justify-between gap-3 rounded-xl border border-slate-300 bg-white px-4 py-3 text-left font-semibold text-slate-900 shadow-sm hover:border-brand-600"
           data-testid="plan-type"
         >
-          <Select.Value />
+          {/* The label itself, not Radix's copy of the chosen item: it is in the prerendered HTML too. */}
+          <Select.Value>{PLAN_TYPE_LABELS[value]}</Select.Value>
           <Select.Icon>
             <ChevronDown className="h-5 w-5 text-brand-700" aria-hidden="true" />
           </Select.Icon>

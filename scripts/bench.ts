@@ -1,0 +1,286 @@
+/**
+ * npm run bench: the server against the least possible servers for the same
+ * work, side by side in one run, on this machine (see docs/benchmarks.md).
+ *
+ *   npm run bench                      full run, writes the "Server" section of docs/benchmarks.md
+ *   npm run bench -- --smoke           a few seconds of each part, nothing written (CI)
+ *   npm run bench -- --profile         also writes CPU profiles of the app to .bench/
+ *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,fanout,pglite  --no-pglite  --out=FILE
+ *
+ * Postgres: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
+ * It creates (and drops afterwards) a database poshan_bench_<pid> there.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { connectPostgres } from '../server/db/connect.js';
+import { migrateToLatest } from '../server/db/migrate.js';
+import { type Child, startChild } from './bench/children.js';
+import { runLoad, type LoadResult, percentile, sortedCopy } from './bench/load.js';
+import { type FanoutRow, type Report, writeReport, printReport } from './bench/report.js';
+import { seedBench, type BenchData } from './bench/seed.js';
+import { openSubscribers, type Target } from './bench/subscribers.js';
+
+const args = new Map(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k!, v ?? 'true'] as const;
+  }),
+);
+const smoke = args.has('smoke');
+const seconds = Number(args.get('seconds') ?? (smoke ? 1 : 8));
+const sizes = (args.get('sizes') ?? (smoke ? '50' : '1000,5000,10000')).split(',').map(Number);
+const parts = new Set((args.get('parts') ?? 'reads,likes,fanout,pglite').split(','));
+const withPglite = parts.has('pglite') && !args.has('no-pglite');
+const profileDir = args.has('profile') ? path.resolve('.bench') : undefined;
+// Only a full run replaces the table in docs/benchmarks.md.
+const outFile = args.get('out') ?? (smoke || args.has('parts') || args.has('sizes') ? undefined : 'docs/benchmarks.md');
+
+const READ_CONNECTIONS = 50;
+const LIKE_CLIENTS = 8;
+const LIKE_CONNECTIONS = 32;
+const LIKED_POSTS = 8;
+const SEED = { clients: 200, posts: 30, likedClients: 100 };
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+const durationMs = seconds * 1000;
+const warmupMs = smoke ? 300 : 1500;
+
+function databaseUrl(base: string, name: string) {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function admin<T>(base: string, fn: (c: pg.Client) => Promise<T>) {
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function measured(spec: Parameters<typeof runLoad>[0]): Promise<LoadResult> {
+  await runLoad({ ...spec, durationMs: warmupMs });
+  return runLoad(spec);
+}
+
+async function reads(app: Child, reference: Child, data: BenchData) {
+  const headers = (w: number) => bearer(data.tokens[w % data.tokens.length]!);
+  const base = { connections: READ_CONNECTIONS, durationMs, headers };
+  log(`reads: ${READ_CONNECTIONS} connections, ${seconds} s each`);
+  const ref = await measured({ ...base, url: `http://127.0.0.1:${reference.port}/feeds` });
+  const rest = await measured({ ...base, url: `http://127.0.0.1:${app.port}/api/feeds/get-feeds` });
+  const input = encodeURIComponent(JSON.stringify({ json: {} }));
+  const trpc = await measured({ ...base, url: `http://127.0.0.1:${app.port}/trpc/feed.list?input=${input}` });
+  return { ref, rest, trpc };
+}
+
+/** 8 clients on 32 connections toggling likes on 8 posts; then every count must equal the rows. */
+async function likes(app: Child, reference: Child, data: BenchData, db: pg.Client) {
+  log(`like toggles: ${LIKE_CLIENTS} clients, ${LIKE_CONNECTIONS} connections, ${seconds} s each`);
+  const clientOf = (w: number) => w % LIKE_CLIENTS;
+  const appPosts = data.postIds.slice(0, LIKED_POSTS);
+  const refPosts = data.postIds.slice(LIKED_POSTS, 2 * LIKED_POSTS);
+  const spec = (posts: number[], url: string, method: string) => ({
+    url,
+    method,
+    connections: LIKE_CONNECTIONS,
+    durationMs,
+    headers: (w: number) => bearer(data.tokens[clientOf(w)]!),
+    body: (w: number, n: number) => JSON.stringify({ id: data.clientIds[clientOf(w)], feedId: posts[(w + n) % posts.length] }),
+  });
+  const ref = await measured(spec(refPosts, `http://127.0.0.1:${reference.port}/like`, 'PUT'));
+  const appResult = await measured(spec(appPosts, `http://127.0.0.1:${app.port}/api/feeds/update-feed`, 'PUT'));
+  // Exact under concurrency: the count the app shows equals the rows, for every post it toggled.
+  const res = await fetch(`http://127.0.0.1:${app.port}/api/feeds/get-feeds?limit=50`, { headers: bearer(data.tokens[0]!) });
+  const shown = new Map(((await res.json()) as { data: { id: number; likeCount: number }[] }).data.map((p) => [p.id, p.likeCount]));
+  const { rows } = await db.query('select post_id, count(*)::int as n from feed_likes where post_id = any($1) group by post_id', [
+    appPosts,
+  ]);
+  const actual = new Map<number, number>(appPosts.map((id) => [id, 0]));
+  for (const r of rows) actual.set(r.post_id, r.n);
+  const wrong = appPosts.filter((id) => shown.get(id) !== actual.get(id));
+  if (wrong.length) throw new Error(`like counts are not exact after concurrent toggles: posts ${wrong.join(', ')}`);
+  return { ref, app: appResult, exact: true };
+}
+
+type Trigger = () => Promise<void>;
+
+async function fanout(label: string, target: Target, count: number, trigger: Trigger, rounds: number, memoryOf?: Child) {
+  const before = memoryOf ? await memoryOf.ask<{ rss: number; heap: number }>('memory') : null;
+  const opened = performance.now();
+  const subs = await openSubscribers(target, count);
+  log(`${label}: ${count} subscribers open in ${((performance.now() - opened) / 1000).toFixed(1)} s`);
+  const after = memoryOf ? await memoryOf.ask<{ rss: number; heap: number }>('memory') : null;
+  const latencies: number[] = [];
+  let missing = 0;
+  try {
+    for (let round = 0; round <= rounds; round++) {
+      const t0 = performance.now();
+      const wait = subs.awaitEvent(t0, 30_000);
+      await trigger();
+      const got = await wait;
+      if (round === 0) continue; // the first event warms up the path (JIT, caches); it is not counted
+      for (const ms of got) {
+        if (ms === null) missing += 1;
+        else latencies.push(ms);
+      }
+    }
+  } finally {
+    await subs.close();
+  }
+  const sorted = sortedCopy(latencies);
+  const row: FanoutRow = {
+    label,
+    subscribers: count,
+    events: rounds,
+    delivered: latencies.length,
+    missing,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
+  if (before && after) {
+    row.rssPerSubscriberKiB = (after.rss - before.rss) / count / 1024;
+    row.heapPerSubscriberKiB = (after.heap - before.heap) / count / 1024;
+  }
+  log(`${label} ${count}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)}, p99 ${row.p99.toFixed(1)}, missing ${missing}`);
+  return row;
+}
+
+async function postJson(url: string, method: string, token: string | null, body: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? bearer(token) : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}`);
+}
+
+async function pgliteReads() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'poshan-bench-'));
+  const app = await startChild('app-pglite', 'app-server.ts', { DATABASE_URL: '', DATA_DIR: dir });
+  try {
+    const { data } = await app.ask<{ data: BenchData }>('seed', { seed: SEED });
+    log(`embedded database: reads at ${READ_CONNECTIONS} connections, ${seconds} s each`);
+    const base = { connections: READ_CONNECTIONS, durationMs };
+    const healthz = await measured({ ...base, url: `http://127.0.0.1:${app.port}/healthz` });
+    const rest = await measured({
+      ...base,
+      url: `http://127.0.0.1:${app.port}/api/feeds/get-feeds`,
+      headers: (w) => bearer(data.tokens[w % data.tokens.length]!),
+    });
+    return { healthz, rest };
+  } finally {
+    await app.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbName = `poshan_bench_${process.pid}`;
+  const url = databaseUrl(base, dbName);
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  log(
+    `${smoke ? 'smoke run' : 'full run'} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}`,
+  );
+  await admin(base, (c) => c.query(`create database "${dbName}"`));
+  const children: Child[] = [];
+  const db = new pg.Client({ connectionString: url });
+  try {
+    const handle = connectPostgres(url, 2);
+    await migrateToLatest(handle.db);
+    const data = await seedBench(handle.db, SEED);
+    await handle.close();
+    await db.connect();
+    // The reference logs its events in a table of its own (same shape, own identity), so the app never sees them as gaps.
+    await db.query('create table bench_reference_events (like feed_events including all)');
+
+    const env = { DATABASE_URL: url, BENCH_DATABASE_URL: url };
+    const [app, app2, reference, bare] = await Promise.all([
+      startChild('app', 'app-server.ts', env, { cpuProfileDir: profileDir }),
+      startChild('app-2', 'app-server.ts', env),
+      startChild('reference', 'reference-server.ts', env),
+      startChild('bare-fanout', 'fanout-server.ts', {}),
+    ]);
+    children.push(app, app2, reference, bare);
+
+    const readResults = parts.has('reads') ? await reads(app, reference, data) : null;
+    const likeResults = parts.has('likes') ? await likes(app, reference, data, db) : null;
+
+    const liker = data.tokens.length - 1;
+    const likerId = data.clientIds[liker]!;
+    const likePost = data.postIds.at(-1)!;
+    const likeOn = (server: Child) => () =>
+      postJson(`http://127.0.0.1:${server.port}/api/feeds/update-feed`, 'PUT', data.tokens[liker]!, { id: likerId, feedId: likePost });
+    const subscriberTokens = data.tokens.slice(0, -1);
+    const fanoutRows: FanoutRow[] = [];
+    for (const count of parts.has('fanout') ? sizes : []) {
+      const rounds = smoke ? 2 : count >= 10_000 ? 4 : count >= 5000 ? 6 : 10;
+      log(`fan-out to ${count} subscribers, ${rounds} events each`);
+      fanoutRows.push(
+        await fanout(
+          'bare ws server',
+          { kind: 'bare', wsUrl: `ws://127.0.0.1:${bare.port}/` },
+          count,
+          () => postJson(`http://127.0.0.1:${bare.port}/broadcast`, 'POST', null, undefined),
+          rounds,
+        ),
+      );
+      fanoutRows.push(
+        await fanout(
+          'app, one instance',
+          { kind: 'app', wsUrl: `ws://127.0.0.1:${app.port}/trpc`, tokens: subscriberTokens },
+          count,
+          likeOn(app),
+          rounds,
+          app,
+        ),
+      );
+      fanoutRows.push(
+        await fanout(
+          'app, like on a second instance',
+          { kind: 'app', wsUrl: `ws://127.0.0.1:${app2.port}/trpc`, tokens: subscriberTokens },
+          count,
+          likeOn(app),
+          rounds,
+        ),
+      );
+    }
+    await Promise.all(children.splice(0).map((c) => c.stop()));
+
+    const embedded = withPglite ? await pgliteReads() : null;
+    const report: Report = {
+      date: new Date().toISOString(),
+      machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadavg: os.loadavg() },
+      seconds,
+      reads: readResults,
+      likes: likeResults,
+      fanout: fanoutRows,
+      embedded,
+    };
+    printReport(report);
+    if (outFile) {
+      writeReport(outFile, report);
+      log(`wrote ${outFile}`);
+    }
+    if (profileDir) log(`CPU profiles of the app: ${profileDir}/app/ (the largest file is its main thread)`);
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+    await db.end().catch(() => {});
+    await admin(base, (c) => c.query(`drop database if exists "${dbName}" with (force)`));
+  }
+}
+
+main().catch((err) => {
+  console.error(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+});

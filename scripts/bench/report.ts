@@ -1,0 +1,138 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { LoadResult } from './load.js';
+
+export type FanoutRow = {
+  label: string;
+  subscribers: number;
+  events: number;
+  delivered: number;
+  missing: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  rssPerSubscriberKiB?: number;
+  heapPerSubscriberKiB?: number;
+};
+
+export type Report = {
+  date: string;
+  machine: { cores: number; cpu: string; node: string; loadavg: number[] };
+  seconds: number;
+  reads: { ref: LoadResult; rest: LoadResult; trpc: LoadResult } | null;
+  likes: { ref: LoadResult; app: LoadResult; exact: boolean } | null;
+  fanout: FanoutRow[];
+  embedded: { healthz: LoadResult; rest: LoadResult } | null;
+};
+
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : '–');
+const rps = (r: LoadResult) => `${Math.round(r.rps).toLocaleString('en-US')}/s`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const load = (r: LoadResult) => `${rps(r)}, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${r.failed ? `, ${r.failed} failed` : ''}`;
+
+function table(head: string[], rows: string[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+export function renderReport(r: Report): string {
+  const out: string[] = [];
+  out.push(
+    `Run ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cores} cores (${r.machine.cpu}), Node ${r.machine.node}, ` +
+      `load average ${r.machine.loadavg.map((l) => l.toFixed(2)).join(' / ')} at the end; ${r.seconds} s per measurement after a warm-up. ` +
+      'The load generator shares the cores with the servers, and the machine is shared: compare the ratios within this run.',
+  );
+  out.push('');
+  const { reads, likes } = r;
+  const rows: string[][] = [];
+  if (reads) {
+    rows.push([
+      'feed read, REST `GET /api/feeds/get-feeds`, 50 connections',
+      load(reads.rest),
+      load(reads.ref),
+      ratio(reads.rest.rps, reads.ref.rps),
+    ]);
+    rows.push(['feed read, tRPC `feed.list`, 50 connections', load(reads.trpc), load(reads.ref), ratio(reads.trpc.rps, reads.ref.rps)]);
+  }
+  if (likes) {
+    rows.push([
+      `like toggles, 8 clients, 32 connections (counts ${likes.exact ? 'exact' : 'NOT exact'})`,
+      load(likes.app),
+      load(likes.ref),
+      ratio(likes.app.rps, likes.ref.rps),
+    ]);
+  }
+  if (rows.length) {
+    out.push('### Requests (real Postgres)', '');
+    out.push(table(['work', 'Poshan', 'least possible server, same run', 'ratio'], rows), '');
+  }
+  if (r.fanout.length)
+    out.push(
+      '### A like reaching live subscribers',
+      '',
+      "Latency from sending the like (or the bare server's broadcast request) to each socket receiving it; the first event of each size warms up and is not counted.",
+      '',
+    );
+  const bare = new Map(r.fanout.filter((f) => f.label.startsWith('bare')).map((f) => [f.subscribers, f]));
+  if (r.fanout.length)
+    out.push(
+      table(
+        ['subscribers', 'server', 'events', 'delivered', 'p50', 'p95', 'p99', 'vs bare p50 / p99'],
+        r.fanout.map((f) => {
+          const b = bare.get(f.subscribers);
+          const vs = b && f !== b ? `${ratio(f.p50, b.p50)} / ${ratio(f.p99, b.p99)}` : '';
+          const delivered = `${((100 * f.delivered) / (f.delivered + f.missing)).toFixed(f.missing ? 2 : 0)}%${f.missing ? ` (${f.missing} missing)` : ''}`;
+          return [f.subscribers.toLocaleString('en-US'), f.label, String(f.events), delivered, ms(f.p50), ms(f.p95), ms(f.p99), vs];
+        }),
+      ),
+    );
+  const second = r.fanout
+    .filter((f) => f.label.includes('second'))
+    .map((f) => {
+      const one = r.fanout.find((o) => o.subscribers === f.subscribers && o.label.includes('one instance'));
+      return one ? `${f.subscribers.toLocaleString('en-US')}: ${(f.p95 - one.p95).toFixed(1)} ms` : '';
+    })
+    .filter(Boolean);
+  if (second.length) out.push('', `A second instance adds at p95: ${second.join('; ')}.`);
+  const mem = r.fanout.filter((f) => f.rssPerSubscriberKiB !== undefined);
+  if (mem.length) {
+    out.push(
+      '',
+      `Memory per idle subscriber (app process, after GC): ${mem
+        .map(
+          (f) =>
+            `${f.subscribers.toLocaleString('en-US')} → ${f.rssPerSubscriberKiB!.toFixed(1)} KiB RSS, ${f.heapPerSubscriberKiB!.toFixed(1)} KiB heap + external`,
+        )
+        .join('; ')}.`,
+    );
+  }
+  if (r.embedded) {
+    out.push('', '### Embedded database (PGlite)', '');
+    out.push(
+      table(
+        ['work', 'Poshan', 'ratio to its own `/healthz`'],
+        [
+          ['`GET /healthz`, 50 connections', load(r.embedded.healthz), '1.00×'],
+          ['feed read, REST, 50 connections', load(r.embedded.rest), ratio(r.embedded.rest.rps, r.embedded.healthz.rps)],
+        ],
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+export function printReport(r: Report) {
+  console.log(`\n${renderReport(r)}\n`);
+}
+
+const START = '<!-- bench:server:start -->';
+const END = '<!-- bench:server:end -->';
+
+/** Replaces the Server section of the file (other sections, such as Lighthouse, stay as they are). */
+export function writeReport(file: string, r: Report) {
+  const section = `${START}\n## Server\n\nWritten by \`npm run bench\` (scripts/bench.ts).\n\n${renderReport(r)}\n${END}`;
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const at = current.indexOf(START);
+  const end = current.indexOf(END);
+  const next =
+    at >= 0 && end > at ? `${current.slice(0, at)}${section}${current.slice(end + END.length)}` : `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, next);
+}

@@ -1,0 +1,148 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Manifest, type Plugin, type ResolvedConfig } from 'vite';
+import { BRAND } from '../../server/brand';
+import { APP_SHELL_FILE, NOT_FOUND_FILE, ORIGIN_PLACEHOLDER, PRERENDERED_PATHS, prerenderedFile } from '../../server/http/site-pages';
+
+/**
+ * The lazily loaded module of each prerendered page: its chunk (and CSS) is preloaded by the
+ * page's HTML. The home page ships inside the public layout's chunk.
+ */
+const PAGE_MODULES: Record<(typeof PRERENDERED_PATHS)[number] | '404', string | null> = {
+  '/': null,
+  '/about-us': 'src/features/public/about/AboutPage.tsx',
+  '/pricing-plans': 'src/features/public/pricing/PricingPage.tsx',
+  '/faq': 'src/features/public/faq/FaqPage.tsx',
+  '/consult': 'src/features/public/consult/ConsultPage.tsx',
+  '/contact-us': 'src/features/public/contact/ContactPage.tsx',
+  '/login': 'src/features/auth/LoginPage.tsx',
+  '404': 'src/features/public/NotFoundPage.tsx',
+};
+/** Rendered at an address no route matches, to get the not-found page. */
+const NOT_FOUND_URL = '/__not-found__';
+const LAYOUT_MODULE = 'src/features/public/PublicArea.tsx';
+
+const escapeHtml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/** Every JS chunk and stylesheet a module needs, through its static imports. */
+function chunksOf(manifest: Manifest, key: string, seen = new Set<string>()): { js: string[]; css: string[] } {
+  const out = { js: [] as string[], css: [] as string[] };
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`prerender: ${key} is not in the build manifest (moved or renamed? update PAGE_MODULES)`);
+  if (seen.has(key)) return out;
+  seen.add(key);
+  out.js.push(chunk.file);
+  out.css.push(...(chunk.css ?? []));
+  for (const dep of chunk.imports ?? []) {
+    const more = chunksOf(manifest, dep, seen);
+    out.js.push(...more.js);
+    out.css.push(...more.css);
+  }
+  return out;
+}
+
+type Head = { title: string; description?: string } | null;
+
+/** The built index.html with the page's markup in #root and its own head. */
+export function pageHtml(template: string, opts: { path: string | null; markup: string; head: Head; js: string[]; css: string[] }) {
+  const { head } = opts;
+  const title = head?.title ?? `${BRAND.name} — ${BRAND.tagline}`;
+  const description = head?.description ?? /<meta name="description" content="([^"]*)"/.exec(template)?.[1] ?? '';
+  const url = opts.path === null ? null : `${ORIGIN_PLACEHOLDER}${opts.path}`;
+  const tags = [
+    ...opts.css.filter((href) => !template.includes(`/${href}"`)).map((href) => `<link rel="stylesheet" crossorigin href="/${href}">`),
+    ...opts.js.filter((href) => !template.includes(`/${href}"`)).map((href) => `<link rel="modulepreload" crossorigin href="/${href}">`),
+    url ? `<link rel="canonical" href="${url}">` : '<meta name="robots" content="noindex">',
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:site_name" content="${escapeHtml(BRAND.name)}">`,
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    `<meta property="og:description" content="${escapeHtml(description)}">`,
+    ...(url ? [`<meta property="og:url" content="${url}">`] : []),
+    `<meta name="twitter:card" content="summary">`,
+  ];
+  const withHead = template
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace(/<meta name="description" content="[^"]*"\s*\/?>/, `<meta name="description" content="${escapeHtml(description)}" />`)
+    .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`);
+  if (!withHead.includes('<div id="root"></div>')) throw new Error('prerender: index.html has no empty <div id="root"></div>');
+  return withHead.replace('<div id="root"></div>', `<div id="root">${opts.markup}</div>`);
+}
+
+/**
+ * Puts the page's stylesheets into the HTML itself: the first paint then needs
+ * one response, not the HTML and then a render-blocking stylesheet a round trip later.
+ */
+export function inlineStylesheets(html: string, readAsset: (href: string) => string) {
+  return html.replace(/<link rel="stylesheet" crossorigin href="\/([^"]+)">/g, (_tag, href: string) => `<style>${readAsset(href)}</style>`);
+}
+
+/**
+ * Vite plugin: after the client build, builds src/entry-server.tsx for Node,
+ * renders every public page (and the not-found page) with React's server
+ * renderer into dist/, and keeps the empty template as the app shell of the
+ * client-rendered routes. The server (server/http/client-files.ts) serves them.
+ */
+export function prerender(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'poshan:prerender',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    config: () => ({ build: { manifest: true } }),
+    configResolved(resolved) {
+      config = resolved;
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const outDir = path.resolve(config.root, config.build.outDir);
+        const serverOut = path.resolve(config.root, 'node_modules/.cache/poshan-prerender');
+        await build({
+          configFile: config.configFile,
+          root: config.root,
+          mode: config.mode,
+          logLevel: 'warn',
+          build: {
+            ssr: 'src/entry-server.tsx',
+            outDir: serverOut,
+            emptyOutDir: true,
+            copyPublicDir: false,
+            manifest: false,
+            rollupOptions: { output: { entryFileNames: 'entry-server.mjs' } },
+          },
+        });
+        const { renderPage } = (await import(`${pathToFileURL(path.join(serverOut, 'entry-server.mjs')).href}?t=${Date.now()}`)) as {
+          renderPage(url: string): Promise<{ html: string; head: Head }>;
+        };
+
+        const manifestFile = path.join(outDir, '.vite/manifest.json');
+        const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+        rmSync(path.join(outDir, '.vite'), { recursive: true, force: true });
+        const template = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+        writeFileSync(path.join(outDir, APP_SHELL_FILE), template);
+
+        const pages = [
+          ...PRERENDERED_PATHS.map((p) => ({ path: p as string | null, key: p as keyof typeof PAGE_MODULES })),
+          { path: null, key: '404' as const },
+        ];
+        for (const page of pages) {
+          const { html: markup, head } = await renderPage(page.path ?? NOT_FOUND_URL);
+          const layout = chunksOf(manifest, LAYOUT_MODULE);
+          const pageModule = PAGE_MODULES[page.key];
+          const own = pageModule ? chunksOf(manifest, pageModule) : { js: [], css: [] };
+          const js = [...new Set([...layout.js, ...own.js])];
+          const css = [...new Set([...layout.css, ...own.css])];
+          const file = path.join(outDir, page.path === null ? NOT_FOUND_FILE : prerenderedFile(page.path));
+          if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
+          const html = pageHtml(template, { path: page.path, markup, head, js, css });
+          writeFileSync(
+            file,
+            inlineStylesheets(html, (href) => readFileSync(path.join(outDir, href), 'utf8')),
+          );
+        }
+        this.info?.(`prerendered ${pages.length} pages`);
+      },
+    },
+  };
+}

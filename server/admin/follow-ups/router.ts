@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { sessionStillLive } from '../../trpc/context.js';
+import { followUpQueue, replyToCheckIn } from '../../check-in/follow-ups.js';
+import { pauseSubscription, resumeSubscription } from '../../check-in/pause.js';
+import { followUpStream } from '../../realtime/follow-up-bus.js';
+import { adminProcedure, router } from '../../trpc/init.js';
+import { todayUtc } from '../../validation.js';
+import { messageResult } from '../common.js';
+import { type FollowUpEvent, followUpQueue as followUpQueueOutput, pauseInput, replyInput, resumeInput } from './schema.js';
+
+export const followUpsRouter = router({
+  queue: adminProcedure.output(followUpQueueOutput).query(({ ctx }) => followUpQueue(ctx.deps.db, ctx.deps.clock())),
+  reply: adminProcedure
+    .input(replyInput)
+    .output(messageResult.extend({ repliedAt: z.date() }))
+    .mutation(({ ctx, input }) => replyToCheckIn(ctx.deps, ctx.user, input, ctx.deps.clock())),
+  pause: adminProcedure
+    .input(pauseInput)
+    .output(messageResult)
+    .mutation(({ ctx, input }) => pauseSubscription(ctx.deps, ctx.user, input, todayUtc(ctx.deps.clock()))),
+  resume: adminProcedure
+    .input(resumeInput)
+    .output(messageResult.extend({ endDate: z.string() }))
+    .mutation(({ ctx, input }) => resumeSubscription(ctx.deps, ctx.user, input, todayUtc(ctx.deps.clock()))),
+  /** Live: every check-in, reply, pause and resume, from any instance ('ready' first; reload the queue on each). */
+  events: adminProcedure.input(z.void()).subscription(async function* ({ ctx, signal }) {
+    yield* followUpStream<FollowUpEvent>(
+      ctx.deps.followUpBus,
+      signal,
+      (e) => ({ kind: e.kind, clientId: e.clientId }),
+      { kind: 'ready' },
+      sessionStillLive(ctx),
+    );
+  }),
+});

@@ -1,0 +1,39 @@
+import type { SessionUser } from '../../auth/session.js';
+import { recordAudit } from '../../audit/record.js';
+import type { AppDeps } from '../../deps.js';
+import { conflict, notFound } from '../../errors.js';
+import { HIDDEN_IN_OUTBOX } from '../../mail/mailer.js';
+import { countUnsettledMail, findFailedMail, listFailedMail } from '../../mail/repo.js';
+import { FAILED_MAILS_SHOWN, type OperationalHealth } from './schema.js';
+
+/** Live clients and the last error come from this server's memory; failed mails from the outbox. */
+export async function getOperationalHealth(deps: Pick<AppDeps, 'db' | 'metrics'>): Promise<OperationalHealth> {
+  const [counts, failed] = await Promise.all([countUnsettledMail(deps.db), listFailedMail(deps.db, FAILED_MAILS_SHOWN)]);
+  const lastErrorAt = deps.metrics.lastErrorAt();
+  return {
+    liveClients: deps.metrics.liveClients(),
+    lastErrorAt: lastErrorAt === null ? null : new Date(lastErrorAt),
+    failedMailCount: counts.failed,
+    failedMails: failed.map((m) => ({ id: m.id, to: m.to_address, subject: m.subject, error: m.error, createdAt: m.created_at })),
+  };
+}
+
+/** Sends a failed mail again (once: a second retry of the same mail finds it no longer failed). Audited. */
+export async function retryFailedMail(deps: Pick<AppDeps, 'db' | 'mailer'>, actor: SessionUser, id: number) {
+  const failed = await findFailedMail(deps.db, id);
+  if (failed?.body_text.includes(HIDDEN_IN_OUTBOX)) {
+    throw conflict(
+      "This mail carried a one-time link, which is never stored, so it cannot be sent again. Send a new link instead: 'Resend set-password link' on the client's page, or ask them to use Forgot password.",
+    );
+  }
+  const result = await deps.mailer.retry(id);
+  if (!result) throw notFound('That mail is not waiting for a retry: it was sent or retried already.');
+  await recordAudit(deps.db, actor, {
+    action: 'outbox.retried',
+    entity: 'outbox',
+    entityId: id,
+    summary: `Retried mail #${id}: ${result.status === 'failed' ? 'failed again' : 'delivered'}`,
+    details: { status: result.status },
+  });
+  return result;
+}

@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { Database, FollowUpReminderKind } from '../db/schema.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Logger } from '../logger.js';
+import { type Mail, type Mailer, recordMail } from '../mail/mailer.js';
+import { todayUtc } from '../validation.js';
+import { daysBetween } from './cadence.js';
+import { checkInDueMail, checkInOverdueMail, renewalMail } from './mails.js';
+import * as repo from './repo.js';
+import { schedulesOn } from './service.js';
+
+/**
+ * Reminder mails (decision record 072): a check-in due today, a check-in two
+ * days overdue, a subscription ending in three days. A sweep finds who is owed
+ * one; each is claimed in follow_up_reminders (unique per client, kind and
+ * due date) in the same transaction that writes its mail to the outbox, so
+ * however many instances sweep at once, each reminder is sent exactly once.
+ * Sweeps tolerate missed runs: a reminder whose day passed while nothing ran
+ * still goes out (the due one within a day, the renewal until the end date).
+ */
+export const REMINDER_JOB = 'follow-up-reminders';
+export const REMINDER_SWEEP_MINUTES = 15;
+export const OVERDUE_REMINDER_AFTER_DAYS = 2;
+export const RENEWAL_REMINDER_DAYS_BEFORE = 3;
+
+type ReminderDeps = { db: Kysely<Database>; mailer: Mailer; logger: Logger; config: { publicUrl?: string } };
+type Owed = { clientId: number; kind: FollowUpReminderKind; dueDate: string; mail: Mail };
+
+async function remindersOwed(deps: ReminderDeps, today: string): Promise<Owed[]> {
+  const subs = await repo.runningSubscriptions(deps.db, today);
+  const schedules = await schedulesOn(deps.db, subs, today);
+  const owed: Owed[] = [];
+  for (const s of subs) {
+    const { schedule } = schedules.get(s.client_id)!;
+    if (schedule.state === 'paused') continue; // nothing is due while paused, not even the renewal
+    const who = { to: s.email, firstName: s.first_name, publicUrl: deps.config.publicUrl };
+    const late = schedule.daysOverdue;
+    if (schedule.state === 'due' || (schedule.state === 'overdue' && late < OVERDUE_REMINDER_AFTER_DAYS)) {
+      owed.push({
+        clientId: s.client_id,
+        kind: 'check_in_due',
+        dueDate: schedule.dueDate,
+        mail: checkInDueMail({ ...who, dueDate: schedule.dueDate }),
+      });
+    } else if (schedule.state === 'overdue') {
+      owed.push({
+        clientId: s.client_id,
+        kind: 'check_in_overdue',
+        dueDate: schedule.dueDate,
+        mail: checkInOverdueMail({ ...who, dueDate: schedule.dueDate, daysOverdue: late }),
+      });
+    }
+    const daysLeft = daysBetween(today, s.end_date);
+    if (daysLeft >= 0 && daysLeft <= RENEWAL_REMINDER_DAYS_BEFORE) {
+      owed.push({
+        clientId: s.client_id,
+        kind: 'renewal',
+        dueDate: s.end_date,
+        mail: renewalMail({ ...who, planName: s.plan_name, endDate: s.end_date }),
+      });
+    }
+  }
+  return owed;
+}
+
+/** Sends every reminder owed on `today` that no instance has sent yet; returns how many this call sent. */
+export async function sendDueReminders(deps: ReminderDeps, today: string): Promise<number> {
+  let sent = 0;
+  for (const r of await remindersOwed(deps, today)) {
+    const outboxId = await deps.db.transaction().execute(async (trx) => {
+      const claim = await repo.claimReminder(trx, { client_id: r.clientId, kind: r.kind, due_date: r.dueDate });
+      if (!claim) return null; // sent already, by this instance or another
+      const mail = await recordMail(trx, r.mail);
+      await repo.linkReminderMail(trx, claim.id, mail.id);
+      return mail.id;
+    });
+    if (outboxId === null) continue;
+    deps.mailer.deliverRecorded(outboxId, r.mail);
+    sent += 1;
+  }
+  if (sent > 0) deps.logger.info(`follow-up reminders sent: ${sent}`);
+  return sent;
+}
+
+/** Registers the reminder sweep on the job queue, every REMINDER_SWEEP_MINUTES on whichever instance takes it. */
+export function scheduleReminders(queue: JobQueue, deps: ReminderDeps, clock: () => Date) {
+  return queue.define(
+    REMINDER_JOB,
+    async () => {
+      await sendDueReminders(deps, todayUtc(clock()));
+    },
+    { everyMinutes: REMINDER_SWEEP_MINUTES },
+  );
+}

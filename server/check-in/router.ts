@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { sessionStillLive } from '../trpc/context.js';
+import { followUpStream } from '../realtime/follow-up-bus.js';
+import { clientProcedure, router } from '../trpc/init.js';
+import { todayUtc } from '../validation.js';
+import { checkIn, checkInOverview, createCheckInInput, listCheckInsInput, type CheckInEvent } from './schema.js';
+import * as service from './service.js';
+
+export const checkInRouter = router({
+  create: clientProcedure
+    .input(createCheckInInput)
+    .output(checkIn)
+    .mutation(({ ctx, input }) => service.createCheckIn(ctx.deps, ctx.user, input, ctx.deps.clock())),
+  list: clientProcedure
+    .input(listCheckInsInput)
+    .output(checkInOverview)
+    .query(({ ctx, input }) => service.checkInOverview(ctx.deps.db, ctx.user, input.clientId, todayUtc(ctx.deps.clock()))),
+  /**
+   * The signed-in client's own check-in events (a dietitian's reply, a pause
+   * or resume): 'ready' first, then one event per change; reload on each.
+   */
+  events: clientProcedure.input(z.void()).subscription(async function* ({ ctx, signal }) {
+    const clientId = ctx.user.id;
+    yield* followUpStream<CheckInEvent>(
+      ctx.deps.followUpBus,
+      signal,
+      (e) =>
+        e.clientId !== clientId || e.kind === 'check-in.created'
+          ? null
+          : e.kind === 'check-in.replied'
+            ? { kind: 'check-in.replied', checkInId: e.checkInId ?? 0 }
+            : { kind: 'changed' },
+      { kind: 'ready' },
+      sessionStillLive(ctx),
+    );
+  }),
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { weightDate, weightKg } from '../weight/schema.js';
+import { idField, plainText } from '../validation.js';
+
+/** Check-ins (issue 13). zod only: the client's form imports this file. */
+
+export const CHECK_IN_NOTES_MAX = 1000;
+export const CHECK_IN_REPLY_MAX = 2000;
+/** A client's history is capped: years of weekly check-ins fit. */
+export const CHECK_IN_HISTORY_LIMIT = 200;
+
+/** How closely the plan was followed, with words for each step. */
+export const ADHERENCE_LABELS = {
+  1: 'Hardly at all',
+  2: 'Some days',
+  3: 'About half the time',
+  4: 'Most days',
+  5: 'Every day',
+} as const satisfies Record<1 | 2 | 3 | 4 | 5, string>;
+export type Adherence = keyof typeof ADHERENCE_LABELS;
+
+const ADHERENCE_MESSAGE = 'Adherence must be a whole number from 1 to 5';
+export const adherenceField = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.trim())) : v),
+  z
+    .number({ error: (iss) => (iss.input == null ? 'Adherence is required' : ADHERENCE_MESSAGE) })
+    .int(ADHERENCE_MESSAGE)
+    .min(1, ADHERENCE_MESSAGE)
+    .max(5, ADHERENCE_MESSAGE),
+);
+
+export const checkInNotes = z
+  .string({ error: 'Notes must be text' })
+  .trim()
+  .max(CHECK_IN_NOTES_MAX, `Notes must be at most ${CHECK_IN_NOTES_MAX.toLocaleString('en-IN')} characters`)
+  .pipe(plainText('Notes', { multiline: true }))
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+/** The Check-in form (the signed-in client is the one checking in). */
+export const checkInForm = z.object({
+  weight: weightKg,
+  adherence: adherenceField,
+  notes: checkInNotes,
+});
+
+export const createCheckInInput = checkInForm.extend({
+  /** Who checks in: the client itself (may be left out) or, for a dietitian, the client named. */
+  clientId: idField('clientId').optional(),
+  /** The client's own today (their time zone); defaults to today in UTC. The weight is recorded on this day. */
+  date: weightDate.optional(),
+});
+export const listCheckInsInput = z.object({ clientId: idField('clientId').optional() });
+
+export const checkIn = z.object({
+  id: z.number().int(),
+  clientId: z.number().int(),
+  date: z.string(),
+  weight: z.number(),
+  adherence: z.number().int(),
+  notes: z.string().nullable(),
+  reply: z.string().nullable(),
+  repliedAt: z.date().nullable(),
+  repliedBy: z.string().nullable(),
+  createdAt: z.date(),
+});
+
+export const CHECK_IN_STATES = ['overdue', 'due', 'upcoming', 'paused', 'no-plan'] as const;
+export const nextCheckIn = z.object({
+  state: z.enum(CHECK_IN_STATES),
+  /** The day the next check-in is due (absent while paused or without a plan). */
+  dueDate: z.string().nullable(),
+  pausedSince: z.string().nullable(),
+  everyDays: z.number().int().nullable(),
+});
+
+export const checkInOverview = z.object({
+  next: nextCheckIn,
+  history: z.array(checkIn),
+});
+
+export type CreateCheckInInput = z.infer<typeof createCheckInInput>;
+export type CheckIn = z.infer<typeof checkIn>;
+export type NextCheckIn = z.infer<typeof nextCheckIn>;
+
+/** Live events for a client's own Check-in page. */
+export type CheckInEvent = { kind: 'ready' } | { kind: 'check-in.replied'; checkInId: number } | { kind: 'changed' };

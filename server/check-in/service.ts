@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely';
+import { clientToActFor } from '../auth/guards.js';
+import { ROLE } from '../auth/roles.js';
+import { fullNameOf, type SessionUser } from '../auth/session.js';
+import { findPlan } from '../catalogue/plans.js';
+import type { Db } from '../db/index.js';
+import type { Database } from '../db/schema.js';
+import { badRequest } from '../errors.js';
+import type { FollowUpBus } from '../realtime/follow-up-bus.js';
+import { todayUtc } from '../validation.js';
+import { recordWeight } from '../weight/service.js';
+import { addDays, type CheckInSchedule, checkInIntervalDays, checkInSchedule, daysBetween, type Pause } from './cadence.js';
+import * as repo from './repo.js';
+import type { CheckIn, CreateCheckInInput, NextCheckIn } from './schema.js';
+
+type Deps = { db: Kysely<Database>; followUpBus: FollowUpBus };
+
+type CheckInRow = Awaited<ReturnType<typeof repo.listCheckIns>>[number];
+
+function toCheckIn(r: CheckInRow): CheckIn {
+  return {
+    id: r.id,
+    clientId: r.client_id,
+    date: r.date,
+    weight: r.weight_kg,
+    adherence: r.adherence,
+    notes: r.notes,
+    reply: r.reply,
+    repliedAt: r.replied_at,
+    repliedBy: r.replier_first === null ? null : fullNameOf({ first_name: r.replier_first, last_name: r.replier_last ?? '' }),
+    createdAt: r.created_at,
+  };
+}
+
+/** How many months a subscription's plan runs: from the catalogue, else from its dates less any pauses. */
+export function planMonths(s: { plan_type: string; plan_id: string; start_date: string; end_date: string }): number {
+  const plan = findPlan(s.plan_type as never, s.plan_id as never);
+  if (plan) return plan.durationMonths;
+  return daysBetween(s.start_date, s.end_date) <= 31 ? 1 : 2;
+}
+
+type Running = Awaited<ReturnType<typeof repo.runningSubscriptions>>[number];
+
+/** The schedule of each running subscription's client on `today`. */
+export async function schedulesOn(db: Db, subscriptions: Running[], today: string) {
+  const clientIds = subscriptions.map((s) => s.client_id);
+  const [lastDays, pauses] = await Promise.all([
+    repo.lastCheckInDays(db, clientIds),
+    repo.pausesOf(
+      db,
+      subscriptions.map((s) => s.id),
+    ),
+  ]);
+  const lastByClient = new Map(lastDays.map((r) => [r.client_id, r.date as string | null]));
+  const pausesBySub = new Map<number, Pause[]>();
+  for (const p of pauses) {
+    const list = pausesBySub.get(p.subscription_id) ?? [];
+    list.push({ pausedFrom: p.paused_from, resumedOn: p.resumed_on });
+    pausesBySub.set(p.subscription_id, list);
+  }
+  return new Map<number, { schedule: CheckInSchedule; everyDays: number }>(
+    subscriptions.map((s) => {
+      const months = planMonths(s);
+      const schedule = checkInSchedule({
+        startDate: s.start_date,
+        planMonths: months,
+        lastCheckIn: lastByClient.get(s.client_id) ?? null,
+        pauses: pausesBySub.get(s.id) ?? [],
+        today,
+      });
+      return [s.client_id, { schedule, everyDays: checkInIntervalDays(months) }];
+    }),
+  );
+}
+
+export async function nextCheckInOf(db: Db, clientId: number, today: string): Promise<NextCheckIn> {
+  const [subscription] = await repo.runningSubscriptions(db, today, clientId);
+  if (!subscription) return { state: 'no-plan', dueDate: null, pausedSince: null, everyDays: null };
+  const { schedule, everyDays } = (await schedulesOn(db, [subscription], today)).get(clientId)!;
+  return schedule.state === 'paused'
+    ? { state: 'paused', dueDate: null, pausedSince: schedule.pausedSince, everyDays }
+    : { state: schedule.state, dueDate: schedule.dueDate, pausedSince: null, everyDays };
+}
+
+/**
+ * A client checks in: the check-in and its weight (in the weight history, the
+ * same day's entry replaced) are written together, and the dietitians'
+ * follow-up queue hears of it when the transaction commits.
+ */
+export async function createCheckIn(deps: Deps, actor: SessionUser, input: CreateCheckInInput, now = new Date()): Promise<CheckIn> {
+  const today = todayUtc(now);
+  const clientId = await clientToActFor(deps.db, actor, input.clientId, 'clientId');
+  const date = input.date ?? today;
+  // The form sends the client's own today, which may be a day either side of UTC's.
+  if (date < addDays(today, -1)) {
+    const message = 'A check-in is for today: the date can be at most a day before today';
+    throw badRequest(message, { date: [message] });
+  }
+  const id = await deps.db.transaction().execute(async (trx) => {
+    await recordWeight(trx, clientId, input.weight, date);
+    const row = await repo.insertCheckIn(trx, {
+      client_id: clientId,
+      date,
+      weight_kg: input.weight,
+      adherence: input.adherence,
+      notes: input.notes ?? null,
+      created_at: now,
+    });
+    await deps.followUpBus.publish(trx, { kind: 'check-in.created', clientId, checkInId: row.id });
+    return row.id;
+  });
+  const [created] = (await repo.listCheckIns(deps.db, clientId, 5)).filter((r) => r.id === id);
+  return toCheckIn(created!);
+}
+
+/** The client's next due check-in and their history with the dietitian's replies. */
+export async function checkInOverview(db: Db, actor: SessionUser, clientIdInput: number | undefined, today = todayUtc()) {
+  const clientId = await clientToActFor(db, actor, clientIdInput, 'clientId');
+  const [next, rows] = await Promise.all([nextCheckInOf(db, clientId, today), repo.listCheckIns(db, clientId)]);
+  return { next, history: rows.map(toCheckIn) };
+}
+
+/** Who may follow a client's live check-in events: the client, or any dietitian. */
+export function mayFollow(actor: SessionUser, clientId: number) {
+  return actor.role === ROLE.admin || actor.id === clientId;
+}

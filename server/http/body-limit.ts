@@ -1,0 +1,74 @@
+import { TRPCError } from '@trpc/server';
+import { getErrorShape, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { PDF_BASE64_MAX } from '../admin/diet-plans/schema.js';
+import { appRouter } from '../trpc/root.js';
+import { envelope } from './envelope.js';
+
+/** Every JSON body (REST, tRPC, internal routes): far above any form, far below anything that hurts. */
+export const JSON_BODY_LIMIT = 64 * 1024;
+/** The procedures that carry a PDF (base64 in JSON) get room for it, and only they. */
+export const UPLOAD_PROCEDURES = new Set(['admin.dietPlans.upload', 'admin.dietPlans.revise']);
+export const UPLOAD_BODY_LIMIT = PDF_BASE64_MAX + JSON_BODY_LIMIT;
+
+const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
+
+function tooLargeMessage(limit: number) {
+  return limit === UPLOAD_BODY_LIMIT
+    ? `The request is too large: an upload can carry a PDF of at most ${mb(PDF_BASE64_MAX * 0.75)}.`
+    : `The request body is too large: at most ${kb(limit)} is accepted.`;
+}
+
+/** The procedures a tRPC HTTP request names: '/trpc/a.b,c.d?batch=1' → ['a.b', 'c.d']. */
+function trpcPaths(c: Context): string[] {
+  return decodeURIComponent(c.req.path.slice('/trpc/'.length)).split(',');
+}
+
+/** A 413 that tRPC clients read like any other error of theirs (through our error formatter). */
+function trpcTooLarge(c: Context, limit: number) {
+  const config = appRouter._def._config;
+  const error = new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: tooLargeMessage(limit) });
+  const shapeFor = (path: string) => ({
+    error: getErrorShape({ config, error, type: 'unknown', path, input: undefined, ctx: undefined }),
+  });
+  const paths = trpcPaths(c);
+  const body = c.req.query('batch') ? paths.map(shapeFor) : shapeFor(paths[0] ?? '');
+  c.header('Connection', 'close');
+  return c.json(transformTRPCResponse(config, body as never) as object, 413);
+}
+
+/**
+ * Bounds every request body before it is read into memory: a Content-Length
+ * over the limit is refused at once, and a streamed body is counted as it
+ * arrives and refused as soon as it passes the limit (413).
+ */
+export function bodyLimits(): MiddlewareHandler {
+  const limiters = new Map<number, { rest: MiddlewareHandler; trpc: MiddlewareHandler }>();
+  const limiterFor = (limit: number) => {
+    let l = limiters.get(limit);
+    if (!l) {
+      l = {
+        rest: bodyLimit({
+          maxSize: limit,
+          onError: (c) => {
+            c.header('Connection', 'close');
+            return envelope(c, 413, tooLargeMessage(limit));
+          },
+        }),
+        trpc: bodyLimit({ maxSize: limit, onError: (c) => trpcTooLarge(c, limit) }),
+      };
+      limiters.set(limit, l);
+    }
+    return l;
+  };
+  return (c, next) => {
+    if (c.req.path.startsWith('/trpc/')) {
+      // A batch that carries an upload gets the upload's room (the PDF is nearly all of it).
+      const upload = trpcPaths(c).some((p) => UPLOAD_PROCEDURES.has(p));
+      return limiterFor(upload ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT).trpc(c, next);
+    }
+    return limiterFor(JSON_BODY_LIMIT).rest(c, next);
+  };
+}

@@ -1,0 +1,112 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
+import { routePath } from 'hono/route';
+import type { AppDeps } from '../deps.js';
+import { envelope } from '../http/envelope.js';
+
+/**
+ * What the access log and the request metrics know about one HTTP request.
+ * The tRPC and REST contexts fill in the user and the procedures.
+ */
+export type RequestRecord = {
+  id: string;
+  userId: number | null;
+  /** tRPC procedure paths of this request (a batch has several). */
+  procedures: string[] | null;
+};
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    request: RequestRecord;
+  }
+}
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+/** An incoming id is kept only when it is short and plain (it goes into logs and headers). */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestIdFrom(incoming: string | string[] | null | undefined): string {
+  const value = Array.isArray(incoming) ? incoming[0] : incoming;
+  return value && SANE_REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+export function requestIdOfHeaders(headers: IncomingHttpHeaders): string {
+  return requestIdFrom(headers['x-request-id']);
+}
+
+/** The request record of this Hono request (set by observeRequests). */
+export function requestRecord(c: Context): RequestRecord | undefined {
+  return c.get('request');
+}
+
+/** The route label: the procedure path(s) for tRPC, the matched pattern otherwise. */
+function routeOf(c: Context, rec: RequestRecord): string {
+  if (rec.procedures) return `/trpc/${rec.procedures.join(',')}`;
+  const pattern = routePath(c); // after next(): the handler that answered
+  return pattern === '*' || pattern === '/*' ? '(static)' : pattern;
+}
+
+/**
+ * First middleware: a request id (a sane incoming X-Request-Id, else a new
+ * one) echoed in the response; then one log line and one histogram sample
+ * per request, by route pattern, never the raw path with ids in it.
+ */
+export function observeRequests(deps: Pick<AppDeps, 'logger' | 'metrics'>): MiddlewareHandler {
+  const { logger, metrics } = deps;
+  return async (c, next) => {
+    const start = performance.now();
+    const rec: RequestRecord = { id: requestIdFrom(c.req.header('x-request-id')), userId: null, procedures: null };
+    c.set('request', rec);
+    await next();
+    const seconds = (performance.now() - start) / 1000;
+    c.res.headers.set(REQUEST_ID_HEADER, rec.id);
+    const status = c.res.status;
+    const method = c.req.method;
+    if (metrics.enabled) {
+      if (rec.procedures && rec.procedures.length > 1) {
+        for (const p of rec.procedures) metrics.httpRequest(method, `/trpc/${p}`, status, seconds);
+      } else metrics.httpRequest(method, routeOf(c, rec), status, seconds);
+    }
+    const fields = {
+      reqId: rec.id,
+      method,
+      route: routeOf(c, rec),
+      status,
+      ms: Math.round(seconds * 10_000) / 10,
+      userId: rec.userId ?? undefined,
+    };
+    if (status >= 500) logger.warn('request failed', fields);
+    else logger.info('request', fields);
+  };
+}
+
+function sameSecret(a: string, b: string): boolean {
+  // Hash both so the comparison takes the same time whatever the lengths.
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+/**
+ * GET /metrics: 404 unless METRICS_TOKEN is set; then the token is required
+ * as a bearer token (401 without it or with another one).
+ */
+export function metricsRoute(deps: Pick<AppDeps, 'config' | 'metrics'>) {
+  const app = new Hono();
+  app.get('/', async (c) => {
+    const token = deps.config.metricsToken;
+    if (!token || !deps.metrics.enabled) return envelope(c, 404, 'Metrics are off: set METRICS_TOKEN to turn them on.');
+    const presented = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization')?.trim() ?? '')?.[1];
+    if (!presented || !sameSecret(presented, token)) {
+      c.header('WWW-Authenticate', 'Bearer realm="metrics"');
+      return envelope(c, 401, 'Send the METRICS_TOKEN as a bearer token to read the metrics.');
+    }
+    const { contentType, body } = await deps.metrics.render();
+    c.header('Cache-Control', 'no-store');
+    return c.body(body, 200, { 'Content-Type': contentType });
+  });
+  return app;
+}

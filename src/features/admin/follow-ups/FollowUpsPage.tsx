@@ -1,0 +1,273 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSubscription } from '@trpc/tanstack-react-query';
+import { ClipboardCheck, MessageSquareReply, Pause, Play } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { Link } from 'wouter';
+import type { z } from 'zod';
+import { type FollowUpRow, pauseForm, replyForm } from '../../../../server/admin/follow-ups/schema';
+import { ADHERENCE_LABELS, CHECK_IN_REPLY_MAX } from '../../../../server/check-in/schema';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { TextAreaField, TextField } from '../../../components/ui/Field';
+import { Modal } from '../../../components/ui/Modal';
+import { localToday } from '../../../lib/format';
+import { toastError } from '../../../lib/notify';
+import { useTRPC } from '../../../lib/trpc';
+import { formatFollowUpDay, useSignedInToken } from '../../../lib/use-live-reload';
+import { WeightLineChart } from '../charts/WeightLineChart';
+import { Badge, EmptyState, LoadError, Loading, Page } from '../ui';
+
+/**
+ * Issue 13: every client on a running plan, overdue first, then due today,
+ * then upcoming (the server orders them). Live: a check-in, reply, pause or
+ * resume anywhere reloads the queue, so it re-orders without a reload.
+ */
+export function FollowUpsPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const queue = useQuery({ ...trpc.admin.followUps.queue.queryOptions(), staleTime: 0 });
+  const token = useSignedInToken();
+  const [live, setLive] = useState(false);
+  useSubscription(
+    trpc.admin.followUps.events.subscriptionOptions(undefined, {
+      enabled: token !== null,
+      onStarted: () => setLive(false),
+      onData: (event) => {
+        if (event.kind === 'ready') setLive(true);
+        void queryClient.invalidateQueries({ queryKey: trpc.admin.followUps.queue.queryKey() });
+      },
+      onError: () => setLive(false),
+    }),
+  );
+
+  return (
+    <Page
+      title="Follow-ups"
+      lead="Clients on a running plan: overdue first, then due today, then upcoming."
+      actions={
+        <span className="inline-flex items-center gap-2 text-sm text-slate-600" data-testid="follow-ups-live">
+          <span className={`h-2.5 w-2.5 rounded-full ${live ? 'bg-green-500' : 'bg-slate-300'}`} aria-hidden="true" />
+          {live ? 'Live' : 'Connecting…'}
+        </span>
+      }
+    >
+      {queue.isPending ? (
+        <Loading label="Loading the follow-up queue" />
+      ) : queue.isError ? (
+        <LoadError error={queue.error} onRetry={() => void queue.refetch()} />
+      ) : queue.data.rows.length === 0 ? (
+        <EmptyState Icon={ClipboardCheck}>No client is on a running plan.</EmptyState>
+      ) : (
+        <ol className="flex flex-col gap-3" data-testid="follow-up-queue">
+          {queue.data.rows.map((row) => (
+            <li key={row.clientId} data-testid="follow-up-row">
+              <FollowUpCard row={row} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </Page>
+  );
+}
+
+function StateBadge({ row }: { row: FollowUpRow }) {
+  if (row.state === 'overdue') return <Badge tone="red">{`Overdue ${row.daysOverdue} ${row.daysOverdue === 1 ? 'day' : 'days'}`}</Badge>;
+  if (row.state === 'due') return <Badge tone="amber">Due today</Badge>;
+  if (row.state === 'paused') return <Badge tone="slate">{`Paused since ${formatFollowUpDay(row.pausedSince!)}`}</Badge>;
+  return <Badge tone="teal">{`Due ${formatFollowUpDay(row.dueDate!)}`}</Badge>;
+}
+
+function FollowUpCard({ row }: { row: FollowUpRow }) {
+  const last = row.lastCheckIn;
+  const [dialog, setDialog] = useState<'reply' | 'pause' | null>(null);
+  return (
+    <Card className="p-4 sm:p-5">
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,1fr)] lg:items-center">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <Link href={`/clients/${row.clientId}`} className="text-lg font-bold text-slate-900 hover:underline">
+              {row.name}
+            </Link>
+            <StateBadge row={row} />
+          </div>
+          <p className="mt-0.5 text-sm text-slate-600">
+            {row.planName} · every {row.everyDays} days · ends {formatFollowUpDay(row.endDate)}
+          </p>
+          <p className="mt-1 text-sm text-slate-600">
+            {row.daysSinceContact === null
+              ? 'No contact yet'
+              : row.daysSinceContact === 0
+                ? 'Last contact today'
+                : `Last contact ${row.daysSinceContact} ${row.daysSinceContact === 1 ? 'day' : 'days'} ago`}
+          </p>
+        </div>
+        <div className="min-w-0 text-sm" data-testid="follow-up-last-check-in">
+          {last ? (
+            <>
+              <p className="font-semibold text-slate-900">
+                Last check-in {formatFollowUpDay(last.date)}: <span className="tabular-nums">{last.weight} kg</span>
+              </p>
+              <p className="text-slate-700">
+                Followed the plan {last.adherence}/5 ({ADHERENCE_LABELS[last.adherence as keyof typeof ADHERENCE_LABELS].toLowerCase()})
+              </p>
+              {last.notes && <p className="mt-1 line-clamp-2 text-slate-600">“{last.notes}”</p>}
+              {last.reply && <p className="mt-1 text-brand-800">Replied</p>}
+            </>
+          ) : (
+            <p className="text-slate-600">No check-in yet</p>
+          )}
+        </div>
+        <div className="min-w-0">
+          <WeightLineChart points={row.weights} small />
+        </div>
+      </div>
+      <div className="mt-3 flex flex-wrap gap-2 border-t border-slate-100 pt-3">
+        {last && !last.reply && (
+          <Button size="sm" onClick={() => setDialog('reply')}>
+            <MessageSquareReply className="h-4 w-4" aria-hidden="true" />
+            Reply
+          </Button>
+        )}
+        {row.state === 'paused' ? (
+          <ResumeButton row={row} />
+        ) : (
+          <Button size="sm" variant="secondary" onClick={() => setDialog('pause')}>
+            <Pause className="h-4 w-4" aria-hidden="true" />
+            Pause plan
+          </Button>
+        )}
+      </div>
+      {last && <ReplyDialog open={dialog === 'reply'} onClose={() => setDialog(null)} row={row} checkInId={last.id} />}
+      <PauseDialog open={dialog === 'pause'} onClose={() => setDialog(null)} row={row} />
+    </Card>
+  );
+}
+
+/** Cancel and submit under a dialog's form. */
+function DialogButtons({ onCancel, busy, submit }: { onCancel: () => void; busy: boolean; submit: string }) {
+  return (
+    <div className="flex justify-end gap-3">
+      <Button type="button" variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={busy}>
+        {submit}
+      </Button>
+    </div>
+  );
+}
+
+/** After a change, reload the queue at once (the live event reloads it too, on every open console). */
+function useRefreshQueue() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: trpc.admin.followUps.queue.queryKey() });
+}
+
+function ReplyDialog({ open, onClose, row, checkInId }: { open: boolean; onClose: () => void; row: FollowUpRow; checkInId: number }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshQueue();
+  const reply = useMutation(trpc.admin.followUps.reply.mutationOptions());
+  const form = useForm<z.input<typeof replyForm>, unknown, z.output<typeof replyForm>>({
+    resolver: zodResolver(replyForm),
+    defaultValues: { reply: '' },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const res = await reply.mutateAsync({ ...values, checkInId });
+      toast.success(res.message);
+      form.reset();
+      onClose();
+      void refresh();
+    } catch (error) {
+      toastError(error);
+    }
+  });
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(o) => !o && onClose()}
+      title={`Reply to ${row.name}`}
+      description="The reply shows on the client’s Check-in page and is mailed to them."
+    >
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        <TextAreaField
+          label="Reply"
+          rows={5}
+          maxLength={CHECK_IN_REPLY_MAX}
+          error={form.formState.errors.reply?.message}
+          {...form.register('reply')}
+        />
+        <DialogButtons onCancel={onClose} busy={reply.isPending} submit="Send reply" />
+      </form>
+    </Modal>
+  );
+}
+
+function PauseDialog({ open, onClose, row }: { open: boolean; onClose: () => void; row: FollowUpRow }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshQueue();
+  const pause = useMutation(trpc.admin.followUps.pause.mutationOptions());
+  const form = useForm<z.input<typeof pauseForm>, unknown, z.output<typeof pauseForm>>({
+    resolver: zodResolver(pauseForm),
+    defaultValues: { from: localToday(), reason: '' },
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const res = await pause.mutateAsync({ ...values, subscriptionId: row.subscriptionId });
+      toast.success(res.message);
+      onClose();
+      void refresh();
+    } catch (error) {
+      toastError(error);
+    }
+  });
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(o) => !o && onClose()}
+      title={`Pause ${row.planName}`}
+      description={`No check-ins are due for ${row.name} while paused; resuming adds the paused days to the end date.`}
+    >
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        <TextField
+          label="Paused from"
+          type="date"
+          max={localToday()}
+          error={form.formState.errors.from?.message}
+          {...form.register('from')}
+        />
+        <TextField label="Reason (optional)" error={form.formState.errors.reason?.message} {...form.register('reason')} />
+        <DialogButtons onCancel={onClose} busy={pause.isPending} submit="Pause plan" />
+      </form>
+    </Modal>
+  );
+}
+
+function ResumeButton({ row }: { row: FollowUpRow }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshQueue();
+  const resume = useMutation(trpc.admin.followUps.resume.mutationOptions());
+  return (
+    <Button
+      size="sm"
+      variant="secondary"
+      disabled={resume.isPending}
+      onClick={async () => {
+        try {
+          const res = await resume.mutateAsync({ subscriptionId: row.subscriptionId });
+          toast.success(res.message);
+          void refresh();
+        } catch (error) {
+          toastError(error);
+        }
+      }}
+    >
+      <Play className="h-4 w-4" aria-hidden="true" />
+      Resume plan
+    </Button>
+  );
+}

@@ -1,0 +1,89 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Activity, AlertTriangle, MailWarning } from 'lucide-react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { toastError } from '../../../lib/notify';
+import { useTRPC } from '../../../lib/trpc';
+import { formatMoment } from '../format';
+import { LoadError, Loading } from '../ui';
+
+/** Refreshed while the Overview is open, so "live now" stays current. */
+const REFRESH_MS = 15_000;
+
+/** How the service is doing: clients live now, the last error, and failed mails with a retry. */
+export function OperationalHealth() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const health = useQuery({ ...trpc.admin.overview.health.queryOptions(), refetchInterval: REFRESH_MS });
+  const retry = useMutation(trpc.admin.overview.retryMail.mutationOptions());
+
+  const retryMail = async (id: number) => {
+    try {
+      const result = await retry.mutateAsync({ id });
+      if (result.status === 'failed') toast.error(`Mail #${id} failed again. Check the mail settings (SMTP_URL).`);
+      else toast.success(`Mail #${id} was sent again.`);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      await queryClient.invalidateQueries(trpc.admin.overview.health.queryFilter());
+    }
+  };
+
+  return (
+    <Card title="Operational health">
+      <div className="p-4 sm:p-5" data-testid="operational-health">
+        {health.isPending ? (
+          <Loading label="Loading operational health" />
+        ) : health.isError ? (
+          <LoadError error={health.error} onRetry={() => void health.refetch()} />
+        ) : (
+          <div className="flex flex-col gap-4">
+            <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+              <Fact Icon={Activity} label="Clients live now" value={String(health.data.liveClients)} testId="health-live-clients" />
+              <Fact
+                Icon={AlertTriangle}
+                label="Last error"
+                value={health.data.lastErrorAt ? formatMoment(health.data.lastErrorAt) : 'None since the server started'}
+                testId="health-last-error"
+              />
+              <Fact Icon={MailWarning} label="Failed mails" value={String(health.data.failedMailCount)} testId="health-failed-mails" />
+            </dl>
+            {health.data.failedMails.length > 0 && (
+              <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200" aria-label="Failed mails">
+                {health.data.failedMails.map((m) => (
+                  <li key={m.id} className="flex flex-wrap items-center gap-3 p-3 text-sm" data-testid="failed-mail">
+                    <span className="min-w-0 flex-1">
+                      <span className="block font-medium text-slate-900">{m.subject}</span>
+                      <span className="block text-slate-600">
+                        to {m.to} · {formatMoment(m.createdAt)}
+                      </span>
+                      {m.error && <span className="block break-words text-xs text-red-700">{m.error}</span>}
+                    </span>
+                    <Button size="sm" variant="secondary" disabled={retry.isPending} onClick={() => void retryMail(m.id)}>
+                      Retry
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function Fact({ Icon, label, value, testId }: { Icon: typeof Activity; label: string; value: string; testId: string }) {
+  return (
+    <div className="flex items-start gap-3 rounded-xl bg-slate-50 p-3">
+      <Icon className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
+      <div className="min-w-0">
+        <dt className="text-sm text-slate-600">{label}</dt>
+        <dd className="font-semibold text-slate-900" data-testid={testId}>
+          {value}
+        </dd>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { CHROMIUM_PATH, CHROMIUM_FLAGS } from './browser.js';
+
+export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export type PageScore = {
+  path: string;
+  scores: Record<Category, number>;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /** Compressed bytes of JavaScript the page transferred. */
+  jsBytes: number;
+  /** Every script the page loaded (path only). */
+  scripts: string[];
+  /** Audits below a full score, for the failure message. */
+  failing: string[];
+};
+
+/** Chromium for Lighthouse (it needs a debugging port, so not the Playwright browser). */
+export async function launchLighthouseChrome() {
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  return chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: [...CHROMIUM_FLAGS], logLevel: 'error' });
+}
+
+/** One Lighthouse 12 run with its default config: the mobile preset with simulated throttling. */
+export async function auditPage(port: number, origin: string, path: string): Promise<PageScore> {
+  const result = await lighthouse(`${origin}${path}`, { port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES] });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<
+    Category,
+    number
+  >;
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const requests = ((lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number }[] })
+    ?.items ?? []) as { url: string; resourceType?: string; transferSize?: number }[];
+  const scripts = requests.filter((r) => r.resourceType === 'Script');
+  const failing = CATEGORIES.flatMap((c) =>
+    (lhr.categories[c]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => lhr.audits[ref.id])
+      .filter((a) => a && a.score !== null && a.score < 1)
+      .map((a) => `${c}: ${a!.id} ${a!.score} ${a!.displayValue ?? ''}`.trim()),
+  );
+  return {
+    path,
+    scores,
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    jsBytes: scripts.reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
+    scripts: scripts.map((r) => new URL(r.url).pathname),
+    failing,
+  };
+}
+
+const START = '<!-- lighthouse:start -->';
+const END = '<!-- lighthouse:end -->';
+
+/**
+ * Writes the scores into docs/benchmarks.md between its Lighthouse markers,
+ * leaving every other section (server figures) as it is.
+ */
+export function writeBenchmarks(file: string, pages: PageScore[], note: string) {
+  const rows = pages.map(
+    (p) =>
+      `| ${p.path} | ${p.scores.performance} | ${p.scores.accessibility} | ${p.scores['best-practices']} | ${p.scores.seo} | ${(p.lcpMs / 1000).toFixed(2)} s | ${Math.round(p.tbtMs)} ms | ${p.cls.toFixed(3)} | ${(p.jsBytes / 1000).toFixed(1)} KB |`,
+  );
+  const section = [
+    START,
+    '## Web (Lighthouse)',
+    '',
+    note,
+    '',
+    '| page | performance | accessibility | best practices | SEO | LCP | TBT | CLS | JS transferred |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    END,
+  ].join('\n');
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  const next =
+    start >= 0 && end > start
+      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
+      : `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(file, next);
+}

@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { httpClient, quickClients } from './feed-clients.js';
+
+/**
+ * Issue 10: a post keeps its like count (a trigger on feed_likes, same
+ * transaction), and like toggles wait only for other writes to the same post.
+ */
+let server: TestServer;
+let admin: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await server.user({ role: 'admin' });
+});
+afterAll(() => server?.stop());
+
+const toggle = (token: string, id: number, feedId: number) =>
+  server.request('PUT', '/api/feeds/update-feed', { token, body: { id, feedId } });
+const newPost = (desc: string) => httpClient(server.url, admin.token).feed.create.mutate({ desc });
+
+async function keptAndCounted(postId: number) {
+  const kept = await server.deps.db.selectFrom('feed_posts').select('like_count').where('id', '=', postId).executeTakeFirstOrThrow();
+  const rows = await server.deps.db
+    .selectFrom('feed_likes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('post_id', '=', postId)
+    .executeTakeFirstOrThrow();
+  return { kept: kept.like_count, counted: Number(rows.n) };
+}
+
+describe('the kept like count', () => {
+  it('equals the rows after many clients toggle several posts at once, and every answer is the count at its commit', async () => {
+    const posts = await Promise.all([newPost('One'), newPost('Two'), newPost('Three')]);
+    const clients = await quickClients(server.deps.db, 12, 'toggler');
+    const answers = await Promise.all(
+      clients.flatMap((c, i) => [0, 1, 2].map((n) => toggle(c.token, c.id, posts[(i + n) % posts.length]!.id))),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    for (const post of posts) {
+      const { kept, counted } = await keptAndCounted(post.id);
+      expect(kept).toBe(counted);
+      expect(kept).toBe(12);
+      // Toggles of one post take turns: its answers saw the counts 1..12, each once.
+      const seen = answers
+        .map((a) => a.body.data)
+        .filter((d) => d.feedId === post.id)
+        .map((d) => d.likeCount);
+      expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    }
+    const listed = await server.request('GET', '/api/feeds/get-feeds?limit=50', { token: clients[0]!.token });
+    for (const post of posts) expect(listed.body.data.find((p: { id: number }) => p.id === post.id).likeCount).toBe(12);
+  });
+
+  it('follows likes written by anyone: rows inserted directly, and a removed account’s likes', async () => {
+    const post = await newPost('Counted by the database');
+    const fans = await quickClients(server.deps.db, 5, 'direct');
+    await server.deps.db
+      .insertInto('feed_likes')
+      .values(fans.map((f) => ({ post_id: post.id, user_id: f.id })))
+      .execute();
+    expect(await keptAndCounted(post.id)).toEqual({ kept: 5, counted: 5 });
+    await server.deps.db.deleteFrom('users').where('id', '=', fans[0]!.id).execute();
+    expect(await keptAndCounted(post.id)).toEqual({ kept: 4, counted: 4 });
+    // Removing the post takes its likes with it.
+    await httpClient(server.url, admin.token).feed.remove.mutate({ id: post.id });
+    expect(await server.deps.db.selectFrom('feed_likes').select('user_id').where('post_id', '=', post.id).execute()).toEqual([]);
+  });
+});
+
+describe('like toggles on different posts', () => {
+  it('do not wait for a write that holds another post', async (ctx) => {
+    // PGlite has one connection: every transaction waits for the one before it there.
+    if (server.deps.dbHandle.kind !== 'postgres') ctx.skip();
+    const [held, free] = await Promise.all([newPost('Held'), newPost('Free')]);
+    const [c1, c2] = await quickClients(server.deps.db, 2, 'parallel');
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    // Another writer holds the first post's row until we let go.
+    const holder = server.deps.db.transaction().execute(async (trx) => {
+      await sql`select id from feed_posts where id = ${held.id} for update`.execute(trx);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const waiting = toggle(c1!.token, c1!.id, held.id);
+    try {
+      // The held post's toggle waits; the other post's toggle must not wait behind it.
+      const other = await Promise.race([
+        toggle(c2!.token, c2!.id, free.id),
+        new Promise<'blocked'>((r) => setTimeout(() => r('blocked'), 5000)),
+      ]);
+      expect(other).not.toBe('blocked');
+      expect((other as { body: { data: { likeCount: number } } }).body.data.likeCount).toBe(1);
+    } finally {
+      release();
+      await holder;
+    }
+    expect((await waiting).body.data.likeCount).toBe(1);
+  });
+});
