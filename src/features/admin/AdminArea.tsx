@@ -14,6 +14,7 @@ import { DietPlanEditorPage } from './diet-plans/DietPlanEditorPage';
 import { DietPlanPage } from './diet-plans/DietPlanPage';
 import { DietPlansPage } from './diet-plans/DietPlansPage';
 import { FeedAdminPage } from './feed/FeedAdminPage';
+import { FollowUpsPage } from './follow-ups/FollowUpsPage';
 import { OutboxPage } from './outbox/OutboxPage';
 import { OverviewPage } from './overview/OverviewPage';
 import { ReviewsPage } from './reviews/ReviewsPage';
@@ -21,6 +22,7 @@ import { SubscriptionsPage } from './subscriptions/SubscriptionsPage';
 import { SupportPage } from './support/SupportPage';
 import { EmptyState, LoadError, Loading, Page } from './ui';
 import { useAdminCheck } from './use-admin-session';
+import { HydrationMark } from '../../components/HydrationMark';
 
 /**
  * The dietitian console: its own lazy chunk, mounted at /admin with `nest`
@@ -29,12 +31,15 @@ import { useAdminCheck } from './use-admin-session';
  */
 export default function AdminArea() {
   return (
-    <Switch>
-      <Route path="/login" component={AdminLoginPage} />
-      <Route>
-        <SignedInConsole />
-      </Route>
-    </Switch>
+    <>
+      <Switch>
+        <Route path="/login" component={AdminLoginPage} />
+        <Route>
+          <SignedInConsole />
+        </Route>
+      </Switch>
+      <HydrationMark />
+    </>
   );
 }
 
@@ -58,6 +63,7 @@ function Console() {
         <Route path="/clients/new" component={NewClientPage} />
         <Route path="/clients/:id/edit" component={EditClientPage} />
         <Route path="/clients/:id" component={ClientPage} />
+        <Route path="/follow-ups" component={FollowUpsPage} />
         <Route path="/feed" component={FeedAdminPage} />
         <Route path="/diet-plans" component={DietPlansPage} />
         <Route path="/diet-plans/new" component={DietPlanEditorPage} />

@@ -1,18 +1,21 @@
-import { SearchX } from 'lucide-react';
+import { Home, SearchX } from 'lucide-react';
 import { Link, Redirect, Route, Switch } from 'wouter';
 import { buttonClasses } from '../../components/ui/Button';
 import { Page } from '../../components/ui/Page';
 import { EmptyState } from '../../components/ui/States';
 import { useSignedIn } from '../../lib/use-session';
 import { CheckBmiPage } from './bmi/CheckBmiPage';
+import { CheckInPage } from './check-in/CheckInPage';
 import { DashboardShell } from './DashboardShell';
 import { DietPlansPage } from './diet-plans/DietPlansPage';
 import { FeedsPage } from './feeds/FeedsPage';
 import { WriteReviewPage } from './review/WriteReviewPage';
+import { ProfilePage } from './profile/ProfilePage';
 import { ActiveSubscriptionPage } from './subscription/ActiveSubscriptionPage';
 import { useDashboardCheck } from './use-dashboard-session';
 import { UpdateWeightPage } from './weight/UpdateWeightPage';
 import { WeightHistoryPage } from './weight/WeightHistoryPage';
+import { HydrationMark } from '../../components/HydrationMark';
 
 /**
  * The lazy chunk for /dashboard and /dashboard/*, mounted with `nest`: paths
@@ -22,7 +25,12 @@ import { WeightHistoryPage } from './weight/WeightHistoryPage';
 export default function DashboardArea() {
   const signedIn = useSignedIn();
   if (!signedIn) return <Redirect to="~/" replace />;
-  return <SignedInDashboard />;
+  return (
+    <>
+      <SignedInDashboard />
+      <HydrationMark />
+    </>
+  );
 }
 
 function SignedInDashboard() {
@@ -40,19 +48,23 @@ function SignedInDashboard() {
         <Route path="/update-weight" component={UpdateWeightPage} />
         <Route path="/weight-history" component={WeightHistoryPage} />
         <Route path="/active-subscription" component={ActiveSubscriptionPage} />
+        <Route path="/profile" component={ProfilePage} />
+        <Route path="/check-in" component={CheckInPage} />
         <Route component={DashboardNotFound} />
       </Switch>
     </DashboardShell>
   );
 }
 
+/** Spec 2: the same 404 words and button as the public site, inside the dashboard frame. */
 function DashboardNotFound() {
   return (
     <Page title="Page not found">
       <EmptyState Icon={SearchX}>Oops! The page you're looking for doesn't exist.</EmptyState>
       <div className="flex justify-center">
-        <Link href="/feeds" className={buttonClasses('primary')}>
-          Go to Feeds
+        <Link href="~/" className={buttonClasses('primary')}>
+          <Home className="h-5 w-5" aria-hidden="true" />
+          Go Back Home
         </Link>
       </div>
     </Page>

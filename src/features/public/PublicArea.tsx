@@ -6,6 +6,7 @@ import { Footer } from './layout/Footer';
 import { TopBar } from './layout/TopBar';
 import { REDUCED_MOTION_QUERY } from './lib/use-media-query';
 import './public.css';
+import { HydrationMark } from '../../components/HydrationMark';
 
 // Home is the landing page and ships with this chunk; every other page is its own chunk.
 const AboutPage = lazy(() => import('./about/AboutPage'));
@@ -74,6 +75,7 @@ export default function PublicArea() {
             <Route path="/platform-guide" component={PlatformGuidePage} />
             <Route component={NotFoundPage} />
           </Switch>
+          <HydrationMark />
         </Suspense>
       </main>
       <Footer />
