@@ -46,7 +46,10 @@ export type Plan = {
   /** Selling price in rupees. */
   sellPrice: number;
   duration: string;
+  /** Months of check-in cadence, and of the subscription unless durationDays is given. */
   durationMonths: number;
+  /** Plans sold by the week last exactly this many days ("4 Weeks" = 28), not a calendar month. */
+  durationDays?: number;
   /** Percent. */
   discount: number;
   description: string;
@@ -205,6 +208,7 @@ const conditionPlans: Plan[] = CONDITIONS.map((c) => ({
   sellPrice: c.sell,
   duration: '4 Weeks',
   durationMonths: 1,
+  durationDays: 28,
   discount: 5,
   description: c.description,
   features: ['Personalised diet plan', 'Chat support with your dietitian', 'Follow-up consultations', 'Weekly weight tracking'],

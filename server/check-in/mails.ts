@@ -1,4 +1,5 @@
 import { BRAND } from '../brand.js';
+import { formatDay } from '../format.js';
 import { composeMail, type MailBlock } from '../mail/compose.js';
 import type { Mail } from '../mail/mailer.js';
 
@@ -7,10 +8,8 @@ import type { Mail } from '../mail/mailer.js';
  * blocks in the shared branded layout.
  */
 
-/** '2026-11-23' → '23 Nov 2026' (en-IN, as the app shows dates). */
-export function formatMailDay(day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-IN', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
-}
+/** The product's one date format, '23 Nov 2026' (toLocaleDateString's en-IN says 'Sept' for September). */
+const formatMailDay = formatDay;
 
 type Link = { label: string; href: string };
 
@@ -61,13 +60,16 @@ export function checkInOverdueMail(r: Recipient & { dueDate: string; daysOverdue
   });
 }
 
-export function renewalMail(r: Recipient & { planName: string; endDate: string }): Mail {
+const inDays = (n: number) => (n === 0 ? 'today' : n === 1 ? 'tomorrow' : `in ${n} days`);
+
+/** The subscription is about to end: `daysLeft` before its last day (0 on the day itself). */
+export function renewalMail(r: Recipient & { planName: string; endDate: string; daysLeft: number }): Mail {
   return compose({
     to: r.to,
     firstName: r.firstName,
     subject: `Your ${r.planName} ends on ${formatMailDay(r.endDate)}`,
     paragraphs: [
-      `Your ${r.planName} ends on ${formatMailDay(r.endDate)}, in 3 days. To keep your plan and follow-ups going, reply to this mail or write to ${BRAND.supportEmail} and we will renew it.`,
+      `Your ${r.planName} ends on ${formatMailDay(r.endDate)}, ${inDays(r.daysLeft)}. To keep your plan and follow-ups going, reply to this mail or write to ${BRAND.supportEmail} and we will renew it.`,
     ],
   });
 }

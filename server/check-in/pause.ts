@@ -2,6 +2,7 @@ import { fullNameOf, type SessionUser } from '../auth/session.js';
 import { recordAudit } from '../audit/record.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { isSubscriptionExpired } from '../subscription/period.js';
+import { formatDay } from '../format.js';
 import { todayUtc } from '../validation.js';
 import { addDays, daysBetween } from './cadence.js';
 import type { FollowUpDeps } from './follow-ups.js';
@@ -28,11 +29,11 @@ export async function pauseSubscription(
     if (isSubscriptionExpired(s.end_date, s.cancelled_at, today)) throw badRequest('This subscription has ended, so it cannot be paused.');
     if (await repo.openPause(trx, s.id)) throw conflict('This subscription is already paused.');
     const field = (message: string) => badRequest(message, { from: [message] });
-    if (input.from < s.start_date) throw field(`The pause cannot start before the subscription does (${s.start_date}).`);
+    if (input.from < s.start_date) throw field(`The pause cannot start before the subscription does (${formatDay(s.start_date)}).`);
     if (input.from > today) throw field('The pause date cannot be in the future: pause on the day it starts.');
     const latestPause = (await repo.pausesOf(trx, [s.id])).at(-1);
     if (latestPause?.resumed_on && input.from < latestPause.resumed_on)
-      throw field(`The pause cannot start before the last pause ended (${latestPause.resumed_on}).`);
+      throw field(`The pause cannot start before the last pause ended (${formatDay(latestPause.resumed_on)}).`);
     await repo.insertPause(trx, { subscription_id: s.id, paused_from: input.from, reason: input.reason, paused_by: actor.id });
     await recordAudit(trx, actor, {
       action: 'subscription.paused',
@@ -47,7 +48,7 @@ export async function pauseSubscription(
   await deps.mailer.send(
     pausedMail({ to: s.email, firstName: s.first_name, planName: s.plan_name, pausedFrom: input.from, reason: input.reason }),
   );
-  return { message: `${s.plan_name} of ${s.first_name} is paused from ${input.from}.` };
+  return { message: `${s.plan_name} of ${s.first_name} is paused from ${formatDay(input.from)}.` };
 }
 
 export async function resumeSubscription(
@@ -63,7 +64,7 @@ export async function resumeSubscription(
     if (!pause) throw conflict('This subscription is not paused.');
     const on = input.on ?? today;
     const field = (message: string) => badRequest(message, { on: [message] });
-    if (on < pause.paused_from) throw field(`The resume date cannot be before the pause began (${pause.paused_from}).`);
+    if (on < pause.paused_from) throw field(`The resume date cannot be before the pause began (${formatDay(pause.paused_from)}).`);
     if (on > today) throw field('The resume date cannot be in the future.');
     const pausedDays = daysBetween(pause.paused_from, on);
     const endDate = addDays(s.end_date, pausedDays);
@@ -96,5 +97,5 @@ export async function resumeSubscription(
       endDate,
     }),
   );
-  return { message: `${s.plan_name} of ${s.first_name} resumed; it now ends on ${endDate}.`, endDate };
+  return { message: `${s.plan_name} of ${s.first_name} resumed; it now ends on ${formatDay(endDate)}.`, endDate };
 }

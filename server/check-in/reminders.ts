@@ -56,7 +56,7 @@ async function remindersOwed(deps: ReminderDeps, today: string): Promise<Owed[]>
         clientId: s.client_id,
         kind: 'renewal',
         dueDate: s.end_date,
-        mail: renewalMail({ ...who, planName: s.plan_name, endDate: s.end_date }),
+        mail: renewalMail({ ...who, planName: s.plan_name, endDate: s.end_date, daysLeft }),
       });
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSubscriptionExpired, subscriptionEndDate } from './period.js';
+import { isSubscriptionExpired, planEndDate, subscriptionEndDate } from './period.js';
 
 describe('subscriptionEndDate', () => {
   it.each([
@@ -34,5 +34,16 @@ describe('isSubscriptionExpired', () => {
 
   it('is expired once cancelled, even before its end date', () => {
     expect(isSubscriptionExpired('2099-01-01', new Date('2026-01-01T00:00:00Z'), '2026-05-01')).toBe(true);
+  });
+});
+
+describe('planEndDate', () => {
+  it('runs a "4 Weeks" plan 28 days, the start day included', () => {
+    expect(planEndDate('2026-11-01', { durationMonths: 1, durationDays: 28 })).toBe('2026-11-28');
+    expect(planEndDate('2026-12-20', { durationMonths: 1, durationDays: 28 })).toBe('2027-01-16');
+    expect(planEndDate('2028-02-15', { durationMonths: 1, durationDays: 28 })).toBe('2028-03-13');
+  });
+  it('runs a plan without days for its months', () => {
+    expect(planEndDate('2026-01-15', { durationMonths: 6 })).toBe(subscriptionEndDate('2026-01-15', 6));
   });
 });

@@ -25,6 +25,23 @@ export function subscriptionEndDate(startDate: string, months: number): string {
   return toDay(anniversary);
 }
 
+/** How long a catalogue plan lasts: whole months, or a number of days for plans sold by the week ("4 Weeks" = 28 days). */
+export type PlanLength = { durationMonths: number; durationDays?: number };
+
+/**
+ * The last day a plan bought on `startDate` is active. A plan counted in days
+ * runs that many days, the start day included (28 days from 1 Nov end on
+ * 28 Nov); otherwise see subscriptionEndDate.
+ */
+export function planEndDate(startDate: string, plan: PlanLength): string {
+  if (plan.durationDays === undefined) return subscriptionEndDate(startDate, plan.durationMonths);
+  if (!Number.isInteger(plan.durationDays) || plan.durationDays < 1)
+    throw new RangeError(`A plan lasts a whole number of days, not ${plan.durationDays}`);
+  const end = toDate(startDate);
+  end.setUTCDate(end.getUTCDate() + plan.durationDays - 1);
+  return toDay(end);
+}
+
 /** Expired once its last day is over (in UTC), or as soon as it is cancelled. */
 export function isSubscriptionExpired(endDate: string, cancelledAt: Date | null, today: string): boolean {
   return cancelledAt !== null || endDate < today;

@@ -4,7 +4,7 @@ import { findPlan } from '../catalogue/plans.js';
 import type { Db } from '../db/index.js';
 import { badRequest, issueMessage, zodFieldErrors } from '../errors.js';
 import { todayUtc } from '../validation.js';
-import { isSubscriptionExpired, subscriptionEndDate } from './period.js';
+import { isSubscriptionExpired, planEndDate } from './period.js';
 import * as repo from './repo.js';
 import { type AssignSubscriptionInput, assignSubscriptionInput, type ListSubscriptionsInput, type Subscription } from './schema.js';
 
@@ -60,7 +60,7 @@ export async function assignSubscription(db: Db, input: AssignSubscriptionInput,
     list_price: plan.listPrice,
     amount_received: amountReceived,
     start_date: startDate,
-    end_date: subscriptionEndDate(startDate, plan.durationMonths),
+    end_date: planEndDate(startDate, plan),
   });
   return toSubscription(row, today);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../server/check-in/cadence.js';
-import { formatMailDay } from '../../server/check-in/mails.js';
+import { formatDay } from '../../server/format.js';
 import { REMINDER_JOB, sendDueReminders } from '../../server/check-in/reminders.js';
 import { connectPostgres } from '../../server/db/connect.js';
 import type { DbHandle } from '../../server/db/index.js';
@@ -119,7 +119,7 @@ describe('reminders with two instances on one database', () => {
     await sweepEverywhere('2026-09-09');
     const sent = await mailsTo(long.email);
     expect(sent.map((m) => m.subject)).toEqual(['Your Poshan check-in is due today']);
-    expect(sent[0]!.body_text).toContain(`due today (${formatMailDay('2026-09-08')})`);
+    expect(sent[0]!.body_text).toContain(`due today (${formatDay('2026-09-08')})`);
   });
 
   it('sends the overdue reminder once after 2 overdue days', async () => {
@@ -137,6 +137,10 @@ describe('reminders with two instances on one database', () => {
     await sweepEverywhere('2026-09-28');
     const subjects = (await mailsTo(short.email)).map((m) => m.subject);
     expect(subjects.filter((s) => s.startsWith('Your Weight Loss 1 Month ends'))).toHaveLength(1);
+    // Issue 12: the subscription is about to end, in the product's one date format.
+    const renewal = (await mailsTo(short.email)).find((m) => m.subject.startsWith('Your Weight Loss 1 Month ends'));
+    expect(renewal?.subject).toBe('Your Weight Loss 1 Month ends on 30 Sep 2026');
+    expect(renewal?.body_text).toContain('ends on 30 Sep 2026, in 3 days.');
     expect(subjects.filter((s) => s === 'Your Poshan check-in is due today')).toHaveLength(1);
     expect(await mailsTo(paused.email)).toEqual([]);
 
@@ -157,7 +161,7 @@ describe('reminders with two instances on one database', () => {
 
   it('lists the reminders in the console’s Outbox', async () => {
     const outbox = await (await callerFor(server, admin.token)).admin.outbox.list({ to: short.email });
-    expect(outbox.items.map((m) => m.subject)).toContain(`Your Weight Loss 1 Month ends on ${formatMailDay('2026-09-30')}`);
+    expect(outbox.items.map((m) => m.subject)).toContain(`Your Weight Loss 1 Month ends on ${formatDay('2026-09-30')}`);
   });
 
   it('exposes the job queue’s depth as a metric', async () => {

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import type { z } from 'zod';
 import { assignForm } from '../../../../server/admin/subscriptions/schema';
 import { DEFAULT_PLAN_TYPE, findPlan, PLAN_TYPE_LABELS, PLAN_TYPES, type PlanType, plansOfType } from '../../../../server/catalogue/plans';
-import { subscriptionEndDate } from '../../../../server/subscription/period';
+import { planEndDate } from '../../../../server/subscription/period';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
 import { SelectField, TextField } from '../../../components/ui/Field';
@@ -63,7 +63,7 @@ function AssignForm({ fixedClient, onDone }: { fixedClient?: PickedClient; onDon
   const plan = findPlan(planType, planId ?? '');
   let endDate: string | null = null;
   try {
-    endDate = plan && /^\d{4}-\d{2}-\d{2}$/.test(startDate ?? '') ? subscriptionEndDate(startDate!, plan.durationMonths) : null;
+    endDate = plan && /^\d{4}-\d{2}-\d{2}$/.test(startDate ?? '') ? planEndDate(startDate!, plan) : null;
   } catch {
     endDate = null;
   }
