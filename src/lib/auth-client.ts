@@ -7,6 +7,7 @@ import { navigate } from 'wouter/use-browser-location';
 import type { Role } from '../../server/auth/roles';
 import type { AppRouter } from '../../server/trpc/root';
 import { connection, isOutage } from './connection';
+import type { RouterOutputs } from './router-types';
 import { type SessionInfo, session } from './session';
 
 /**
@@ -15,11 +16,11 @@ import { type SessionInfo, session } from './session';
  * refresh token (spec 3 storage keys, issue 3) before the user is signed out.
  */
 
-export type PublicKeyAnswer = { kid: string; jwk: JsonWebKey & { kid?: string } };
-export type SessionAnswer = {
-  message: string;
-  data: { token: string; refreshToken: string; id: number; fullName: string; height: number | null; weight: number | null };
-};
+/** The server's answers, inferred from the router: a change there is a type error here. */
+export type PublicKeyAnswer = RouterOutputs['auth']['publicKey'];
+export type SessionAnswer = RouterOutputs['auth']['signIn'];
+/** What a renewal answers: the same session fields as a sign-in. */
+type RefreshAnswer = RouterOutputs['auth']['refresh'];
 
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
 
@@ -40,7 +41,7 @@ export async function encryptPassword(key: PublicKeyAnswer, password: string): P
 }
 
 /** What 'info' holds (spec 3): {id, fullName, height, weight}. */
-export function storeSignedIn(data: SessionAnswer['data']) {
+export function storeSignedIn(data: SessionAnswer['data'] | RefreshAnswer['data']) {
   const info: SessionInfo = { id: data.id, fullName: data.fullName, height: data.height, weight: data.weight };
   session.store({ token: data.token, refreshToken: data.refreshToken, info });
 }
@@ -92,7 +93,7 @@ async function renew(staleToken: string | null): Promise<Renewal> {
   const refreshToken = session.refreshToken();
   if (!current || !refreshToken) return 'refused';
   try {
-    const answer = (await bareClient.auth.refresh.mutate({ refreshToken })) as SessionAnswer;
+    const answer = await bareClient.auth.refresh.mutate({ refreshToken });
     // Signed out meanwhile (another tab): do not resurrect the session.
     if (!session.isSignedIn()) return 'refused';
     storeSignedIn(answer.data);

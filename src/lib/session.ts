@@ -1,9 +1,11 @@
+import type { RouterOutputs } from './router-types';
+
 /**
  * The browser session, exactly as spec section 3 stores it:
  * 'user' (session token; presence means signed in), 'refresh_user' (refresh
  * token) and 'info' (JSON of {id, fullName, height, weight}).
  */
-export type SessionInfo = { id: number; fullName: string; height: number | null; weight: number | null };
+export type SessionInfo = Pick<RouterOutputs['auth']['signIn']['data'], 'id' | 'fullName' | 'height' | 'weight'>;
 
 const KEYS = { token: 'user', refresh: 'refresh_user', info: 'info' } as const;
 /** Not session data: the known-device token outlives sign-out, so the owner's device keeps its own sign-in limit (decision 026). */

@@ -3,22 +3,19 @@ import { CalendarClock, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link } from 'wouter';
-import {
-  BOOKING_STATUS_LABELS,
-  BOOKING_TRANSITIONS,
-  type Booking,
-  type BookingStatus,
-  CONVERTIBLE,
-} from '../../../../server/admin/bookings/schema';
+import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type BookingStatus, CONVERTIBLE } from '../../../../server/admin/bookings/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button, buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextAreaField } from '../../../components/ui/Field';
 import { toastError } from '../../../lib/notify';
+import type { RouterOutputs } from '../../../lib/router-types';
 import { useTRPC } from '../../../lib/trpc';
 import { formatPhone } from '../../../lib/format';
 import { formatMoment } from '../format';
 import { Badge, EmptyState, Facts, Page, Pager, QueryStates, Segmented, type Tone } from '../ui';
+
+type Booking = RouterOutputs['admin']['bookings']['list']['items'][number];
 
 const PAGE_SIZE = 10;
 const FILTERS = [

@@ -1,7 +1,8 @@
+import type { RouterOutputs } from '../../../lib/router-types';
 import { niceTicks } from './scale';
 import { useWidth } from './use-width';
 
-type Day = { day: string; visits: number; visitors: number };
+type Day = RouterOutputs['admin']['overview']['get']['visits'][number];
 
 const H = 220;
 const PAD = { top: 12, right: 8, bottom: 28, left: 36 };

@@ -1,11 +1,12 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import type { FeedEvent, FeedItem } from '../../../../server/feed/schema';
+import type { RouterOutputs } from '../../../lib/router-types';
 
 /**
  * Pure updates of the loaded feed pages (react-query's infinite data), so a
  * live event or a like changes exactly one post without refetching the feed.
  */
-export type FeedPage = { items: FeedItem[]; nextCursor: string | null };
+export type FeedPage = RouterOutputs['feed']['list'];
 export type FeedPages = InfiniteData<FeedPage, unknown>;
 
 const mapItems = (data: FeedPages, fn: (items: FeedItem[], pageIndex: number) => FeedItem[]): FeedPages => {
