@@ -43,8 +43,8 @@ export default function AboutPage() {
         lead={`${SITE.brandName} is a team of certified dietitians helping people across India eat well, feel better and manage their health — without giving up the food they grew up with.`}
       />
 
-      <section id="about" aria-labelledby="about-title" className="scroll-mt-20 bg-white px-4 py-16 sm:px-6 md:py-20">
-        <div className="mx-auto grid max-w-6xl items-center gap-12 mdx:grid-cols-2">
+      <section id="about" aria-labelledby="about-title" className="scroll-mt-20 bg-white py-16 md:py-20">
+        <div className="page-container grid items-center gap-12 mdx:grid-cols-2">
           <div>
             <SectionHeading id="about-title" align="left" eyebrow="Our story" title="Built by dietitians, for the way you actually live" />
             <div className="mt-6 space-y-4 text-lg leading-relaxed text-slate-700">
@@ -78,8 +78,8 @@ export default function AboutPage() {
         </div>
       </section>
 
-      <section id="services" aria-labelledby="services-title" className="scroll-mt-20 bg-slate-50 px-4 py-16 sm:px-6 md:py-20">
-        <div className="mx-auto max-w-6xl">
+      <section id="services" aria-labelledby="services-title" className="scroll-mt-20 bg-slate-50 py-16 md:py-20">
+        <div className="page-container">
           <SectionHeading
             id="services-title"
             eyebrow="What we do"
@@ -103,8 +103,8 @@ export default function AboutPage() {
         </div>
       </section>
 
-      <section aria-labelledby="remote-title" className="bg-white px-4 py-16 sm:px-6 md:py-20">
-        <div className="mx-auto max-w-6xl">
+      <section aria-labelledby="remote-title" className="bg-white py-16 md:py-20">
+        <div className="page-container">
           <SectionHeading
             id="remote-title"
             eyebrow="Why online works"
@@ -126,12 +126,8 @@ export default function AboutPage() {
         </div>
       </section>
 
-      <section
-        id="expertise"
-        aria-labelledby="expertise-title"
-        className="scroll-mt-20 bg-slate-900 px-4 py-16 text-white sm:px-6 md:py-20"
-      >
-        <div className="mx-auto grid max-w-6xl items-center gap-10 mdx:grid-cols-2">
+      <section id="expertise" aria-labelledby="expertise-title" className="scroll-mt-20 bg-slate-900 py-16 text-white md:py-20">
+        <div className="page-container grid items-center gap-10 mdx:grid-cols-2">
           <div>
             <SectionHeading
               id="expertise-title"

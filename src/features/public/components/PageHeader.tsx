@@ -23,7 +23,7 @@ export function PageHeader({
         </defs>
         <rect width="100%" height="100%" fill="url(#page-header-glow)" />
       </svg>
-      <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6 md:py-20">
+      <div className="page-container py-14 md:py-20">
         {eyebrow && <p className="text-sm font-bold tracking-widest text-brand-300 uppercase">{eyebrow}</p>}
         <h1 className="mt-2 max-w-3xl text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">{title}</h1>
         {lead && <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-300">{lead}</p>}

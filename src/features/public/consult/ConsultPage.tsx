@@ -41,8 +41,8 @@ export default function ConsultPage() {
   return (
     <>
       <GetInTouch onBook={() => setOpen(true)} />
-      <section aria-labelledby="steps-title" className="bg-white px-4 py-16 sm:px-6 md:py-20">
-        <div className="mx-auto max-w-6xl">
+      <section aria-labelledby="steps-title" className="bg-white py-16 md:py-20">
+        <div className="page-container">
           <SectionHeading id="steps-title" eyebrow="How it works" title="From first call to first meal in three steps" />
           <ol className="mt-10 grid gap-6 md:grid-cols-3">
             {STEPS.map(({ Icon, title, desc }, i) => (

@@ -11,7 +11,7 @@ export function GetInTouch({ onBook }: { onBook: () => void }) {
       className="relative isolate scroll-mt-20 overflow-hidden bg-slate-900 text-white"
     >
       <div className="absolute inset-0 -z-10 bg-[radial-gradient(ellipse_at_top_right,rgba(20,184,166,0.35),transparent_60%)]" />
-      <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 sm:px-6 md:py-24 mdx:grid-cols-[3fr_2fr]">
+      <div className="page-container grid items-center gap-10 py-16 md:py-24 mdx:grid-cols-[3fr_2fr]">
         <div>
           <p className="text-sm font-bold tracking-widest text-brand-300 uppercase">Get in touch</p>
           <h1 id="get-in-touch-title" className="mt-2 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl">

@@ -1,4 +1,5 @@
 import { Clock, Mail, MessageCircle, Phone } from 'lucide-react';
+import { SITE } from '../../../site-config';
 import { CONTACT_CARDS, type ContactCard } from '../content';
 
 const ICONS: Record<ContactCard['icon'], typeof Phone> = { phone: Phone, mail: Mail, chat: MessageCircle, clock: Clock };
@@ -17,7 +18,17 @@ export function ContactDetails({ compact = false }: { compact?: boolean }) {
             </span>
             <div className="min-w-0">
               <p className="font-bold text-slate-900">{card.title}</p>
-              {card.href ? (
+              {card.icon === 'clock' ? (
+                // Every day's hours in the same type, so Sunday reads as clearly as the weekdays.
+                <dl className="mt-0.5 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 font-medium text-slate-800" data-testid="support-hours">
+                  {SITE.hours.map((h) => (
+                    <div key={h.days} className="contents">
+                      <dt>{h.days}</dt>
+                      <dd className="tabular-nums">{h.time}</dd>
+                    </div>
+                  ))}
+                </dl>
+              ) : card.href ? (
                 <a
                   href={card.href}
                   className="font-medium break-words text-brand-800 underline-offset-4 hover:underline"
@@ -29,7 +40,7 @@ export function ContactDetails({ compact = false }: { compact?: boolean }) {
               ) : (
                 <p className="font-medium text-slate-800">{card.data1}</p>
               )}
-              <p className="text-sm text-slate-600">{card.data2}</p>
+              {card.icon !== 'clock' && <p className="text-sm text-slate-600">{card.data2}</p>}
             </div>
           </li>
         );

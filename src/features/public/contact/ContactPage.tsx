@@ -18,8 +18,8 @@ export default function ContactPage() {
         title="Contact Us"
         lead="Questions about a plan, your progress or a payment? Write to us and a member of the team will get back to you within one working day."
       />
-      <section aria-labelledby="contact-form-title" className="bg-slate-50 px-4 py-14 sm:px-6 md:py-20">
-        <div className="mx-auto grid max-w-6xl gap-10 mdx:grid-cols-[3fr_2fr]">
+      <section aria-labelledby="contact-form-title" className="bg-slate-50 py-14 md:py-20">
+        <div className="page-container grid gap-10 mdx:grid-cols-[3fr_2fr]">
           <div className="rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-10">
             <h2 id="contact-form-title" className="text-2xl font-extrabold text-slate-900">
               Send us a message

@@ -22,8 +22,8 @@ export default function FaqPage() {
         title="Frequently Asked Questions"
         lead="Everything you wanted to know about our plans, the free trial and how follow-ups work."
       />
-      <section aria-label="Questions and answers" className="bg-slate-50 px-4 py-14 sm:px-6 md:py-20">
-        <Accordion.Root type="single" collapsible className="mx-auto grid max-w-6xl items-start gap-4 lg:grid-cols-2" data-testid="faq">
+      <section aria-label="Questions and answers" className="bg-slate-50 py-14 md:py-20">
+        <Accordion.Root type="single" collapsible className="page-container grid items-start gap-4 lg:grid-cols-2" data-testid="faq">
           {FAQ_ITEMS.map((item) => (
             <Accordion.Item
               key={item.id}

@@ -15,8 +15,8 @@ const AI_LIMITS = [
 /** Spec 1: the claim that human expertise beats algorithms. */
 export function AiVersusExpert() {
   return (
-    <section aria-labelledby="ai-title" className="bg-slate-900 px-4 py-16 text-white sm:px-6 md:py-20">
-      <div className="mx-auto max-w-6xl">
+    <section aria-labelledby="ai-title" className="bg-slate-900 py-16 text-white md:py-20">
+      <div className="page-container">
         <SectionHeading
           id="ai-title"
           tone="dark"

@@ -41,14 +41,8 @@ export function ConnectCards() {
   // null until first opened, so the modal's chunk is fetched only then.
   const [contactOpen, setContactOpen] = useState<boolean | null>(null);
   return (
-    <section
-      ref={ref}
-      aria-labelledby="connect-title"
-      data-testid="connect"
-      data-shown={shown}
-      className="bg-white px-4 py-16 sm:px-6 md:py-20"
-    >
-      <div className={`mx-auto max-w-6xl ${revealClasses(shown)}`}>
+    <section ref={ref} aria-labelledby="connect-title" data-testid="connect" data-shown={shown} className="bg-white py-16 md:py-20">
+      <div className={`page-container ${revealClasses(shown)}`}>
         <SectionHeading
           id="connect-title"
           eyebrow="Connect with us"

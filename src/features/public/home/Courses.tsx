@@ -7,8 +7,8 @@ import { COURSES } from '../content';
 /** Spec 1 and 9: three online certification courses; enrolling opens a chat asking about them. */
 export function Courses() {
   return (
-    <section aria-labelledby="courses-title" className="bg-brand-50 px-4 py-16 sm:px-6 md:py-20">
-      <div className="mx-auto max-w-6xl">
+    <section aria-labelledby="courses-title" className="bg-brand-50 py-16 md:py-20">
+      <div className="page-container">
         <SectionHeading
           id="courses-title"
           eyebrow="Certifications & courses"

@@ -4,8 +4,8 @@ import { SOCIAL_LINKS } from '../layout/SocialIcons';
 /** The follow-on-social block: every network in a new tab. */
 export function FollowSocial() {
   return (
-    <section aria-labelledby="social-title" className="bg-brand-900 px-4 py-14 text-white sm:px-6">
-      <div className="mx-auto flex max-w-6xl flex-col items-center gap-8 text-center">
+    <section aria-labelledby="social-title" className="bg-brand-900 py-14 text-white">
+      <div className="page-container flex flex-col items-center gap-8 text-center">
         <div>
           <h2 id="social-title" className="text-3xl font-extrabold tracking-tight">
             Follow {SITE.brandName}

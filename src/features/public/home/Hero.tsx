@@ -58,7 +58,7 @@ export function Hero() {
         />
       )}
       <div className="absolute inset-0 -z-10 bg-gradient-to-t from-slate-950/95 via-slate-950/70 to-slate-950/40" />
-      <div className="mx-auto w-full max-w-6xl px-4 pt-28 pb-16 sm:px-6 md:pb-24">
+      <div className="page-container pt-28 pb-16 md:pb-24">
         <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-semibold text-brand-100 ring-1 ring-white/20 backdrop-blur">
           Certified dietitians · 100% online
         </p>

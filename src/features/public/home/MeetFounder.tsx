@@ -11,8 +11,8 @@ const CREDENTIALS = [
 /** Spec 2: Meet the Founder with a Consult Now button that opens a chat (spec 7). */
 export function MeetFounder() {
   return (
-    <section aria-labelledby="founder-title" className="bg-white px-4 py-16 sm:px-6 md:py-20">
-      <div className="mx-auto grid max-w-6xl items-center gap-12 mdx:grid-cols-[2fr_3fr]">
+    <section aria-labelledby="founder-title" className="bg-white py-16 md:py-20">
+      <div className="page-container grid items-center gap-12 mdx:grid-cols-[2fr_3fr]">
         <img
           src="/images/founder.svg"
           alt={`Portrait of ${SITE.founderName}`}
@@ -20,7 +20,7 @@ export function MeetFounder() {
           height={560}
           loading="lazy"
           decoding="async"
-          className="mx-auto h-auto w-full max-w-sm rounded-3xl shadow-lg"
+          className="mx-auto h-auto w-full max-w-sm rounded-3xl shadow-lg mdx:mx-0"
         />
         <div>
           <p className="text-sm font-bold tracking-widest text-brand-700 uppercase">Meet the founder</p>

@@ -24,8 +24,8 @@ function Counter({ stat, start }: { stat: Stat; start: boolean }) {
 export function StatsCounters() {
   const { ref, shown } = useReveal<HTMLElement>(0.3);
   return (
-    <section ref={ref} aria-labelledby="stats-title" className="bg-brand-50 px-4 py-14 sm:px-6">
-      <div className="mx-auto max-w-6xl">
+    <section ref={ref} aria-labelledby="stats-title" className="bg-brand-50 py-14">
+      <div className="page-container">
         <h2 id="stats-title" className="sr-only">
           Our results in numbers
         </h2>

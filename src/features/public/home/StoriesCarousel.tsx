@@ -68,14 +68,8 @@ export function StoriesCarousel() {
   };
 
   return (
-    <section
-      ref={ref}
-      aria-labelledby="stories-title"
-      data-testid="stories"
-      data-shown={shown}
-      className="bg-slate-50 px-4 py-16 sm:px-6 md:py-20"
-    >
-      <div className={`mx-auto max-w-6xl ${revealClasses(shown)}`}>
+    <section ref={ref} aria-labelledby="stories-title" data-testid="stories" data-shown={shown} className="bg-slate-50 py-16 md:py-20">
+      <div className={`page-container ${revealClasses(shown)}`}>
         <SectionHeading
           id="stories-title"
           eyebrow="Real stories"

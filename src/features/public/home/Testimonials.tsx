@@ -67,8 +67,8 @@ export function Testimonials() {
       : WRITTEN;
 
   return (
-    <section aria-labelledby="testimonials-title" className="bg-slate-50 px-4 py-16 sm:px-6 md:py-20">
-      <div className="mx-auto max-w-6xl">
+    <section aria-labelledby="testimonials-title" className="bg-slate-50 py-16 md:py-20">
+      <div className="page-container">
         <SectionHeading id="testimonials-title" eyebrow="Testimonials" title="What our clients say" />
         <ul
           className="mt-10 grid gap-6 md:grid-cols-3"

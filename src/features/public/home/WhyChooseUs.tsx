@@ -9,8 +9,8 @@ const ICONS = [BadgeCheck, Salad, MessagesSquare, HeartPulse];
 
 export function WhyChooseUs() {
   return (
-    <section aria-labelledby="why-title" className="bg-white px-4 py-16 sm:px-6 md:py-20">
-      <div className="mx-auto grid max-w-6xl items-center gap-12 mdx:grid-cols-2">
+    <section aria-labelledby="why-title" className="bg-white py-16 md:py-20">
+      <div className="page-container grid items-center gap-12 mdx:grid-cols-2">
         <img
           src="/images/why-choose-us.svg"
           alt="A dietitian on a video call reviewing a meal plan with a client"

@@ -11,7 +11,7 @@ export function Footer() {
   const signedIn = useSignedIn();
   return (
     <footer className="bg-slate-950 text-slate-300" data-testid="site-footer">
-      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-10 px-4 py-12 sm:px-6 mdx:grid-cols-[1.5fr_1fr_1fr_1.2fr]">
+      <div className="page-container grid grid-cols-2 gap-10 py-12 mdx:grid-cols-[1.5fr_1fr_1fr_1.2fr]">
         <div className="col-span-2 mdx:col-span-1">
           <Logo />
           <p className="mt-4 max-w-xs text-sm leading-relaxed text-slate-400">
@@ -78,7 +78,7 @@ export function Footer() {
         </div>
       </div>
       <div className="border-t border-slate-800">
-        <p className="mx-auto max-w-6xl px-4 py-5 text-sm text-slate-400 sm:px-6">© 2025 {SITE.brandName}. All rights reserved.</p>
+        <p className="page-container py-5 text-sm text-slate-400">© 2025 {SITE.brandName}. All rights reserved.</p>
       </div>
     </footer>
   );

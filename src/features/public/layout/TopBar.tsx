@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { Logo } from './Logo';
 import { MenuButton } from './MenuButton';
 
@@ -30,15 +30,12 @@ function useScrolledPast(offset: number, enabled: boolean) {
  */
 export function TopBar() {
   const [path] = useLocation();
-  const search = useSearch();
   const overHero = path === '/';
   const scrolled = useScrolledPast(48, overHero);
   const transparent = overHero && !scrolled;
 
-  const isCurrent = (href: string) => {
-    const [hrefPath, hrefSearch = ''] = href.split('?');
-    return hrefPath === path && (hrefSearch === '' || search.includes(hrefSearch));
-  };
+  // A link is current on its path whatever the query: /consult is "Book A Consultation" with or without ?book.
+  const isCurrent = (href: string) => href.split('?')[0] === path;
 
   return (
     <header
@@ -48,7 +45,7 @@ export function TopBar() {
         transparent ? 'bg-gradient-to-b from-black/55 to-transparent' : 'bg-slate-900 shadow-lg shadow-black/10'
       }`}
     >
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
+      <div className="page-container flex h-16 items-center justify-between gap-4">
         <Logo />
         <nav aria-label="Primary" className="hidden md:block">
           <ul className="flex items-center gap-1 lg:gap-2">

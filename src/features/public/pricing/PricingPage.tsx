@@ -157,8 +157,8 @@ export default function PricingPage() {
         title="Pricing Plans"
         lead={`Every plan is written for you by a certified dietitian and starts with a ${SITE.planTrialDays}-day free trial. Easy EMI is available.`}
       />
-      <section aria-labelledby="plans-title" className="bg-slate-50 px-4 py-14 sm:px-6 md:py-20">
-        <div className="mx-auto max-w-6xl">
+      <section aria-labelledby="plans-title" className="bg-slate-50 py-14 md:py-20">
+        <div className="page-container">
           <div className="flex flex-col items-start justify-between gap-6 md:flex-row md:items-end">
             <div>
               <h2 id="plans-title" className="text-3xl font-extrabold tracking-tight text-slate-900">
