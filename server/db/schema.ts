@@ -138,6 +138,9 @@ export interface FeedEventsTable {
   kind: FeedEventKind;
   post_id: number;
   actor_id: number | null;
+  /** like.changed: the post's count and the actor's like as published (null for other kinds and older rows). */
+  like_count: number | null;
+  liked: boolean | null;
   created_at: CreatedAt;
 }
 

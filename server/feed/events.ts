@@ -90,8 +90,9 @@ type CatchUp = { events: { id: number; event: FeedEvent }[]; position: number; r
 /**
  * Everything after `lastEventId`, as this viewer sees it now. Event ids are
  * handed out in commit order (see lockFeedWrites), so "id > lastEventId" is
- * complete. Like changes are collapsed to the post's current count; events of
- * posts removed since are left out (their post.deleted is replayed).
+ * complete. Every like change is replayed as it was sent live (the log keeps
+ * its count and the actor's like); post events carry the post as it is now,
+ * and those of posts removed since are left out (their post.deleted is replayed).
  */
 export async function catchUpSince(db: Db, viewerId: number, lastEventId: string): Promise<CatchUp> {
   const latest = (await latestFeedEventId(db)) ?? 0;
@@ -105,24 +106,31 @@ export async function catchUpSince(db: Db, viewerId: number, lastEventId: string
   if (!first) return { events: [], position: since, resync: false };
   if (rows.length > CATCH_UP_MAX_EVENTS || first.created_at.getTime() < Date.now() - CATCH_UP_MAX_AGE_MS) return resync();
 
-  const postIds = [...new Set(rows.filter((r) => r.kind !== 'post.deleted').map((r) => r.post_id))];
+  // Posts are needed for post events, and for like events logged before their count was (their count is today's).
+  const needsPost = (r: repo.LoggedEvent) => r.kind !== 'post.deleted' && (r.kind !== 'like.changed' || r.like_count === null);
+  const postIds = [...new Set(rows.filter(needsPost).map((r) => r.post_id))];
   const posts = new Map((await repo.postsByIds(db, viewerId, postIds)).map((r) => [r.id, toFeedItem(r)]));
-  const lastLikeEvent = new Map<number, number>();
-  for (const r of rows) if (r.kind === 'like.changed') lastLikeEvent.set(r.post_id, r.id);
 
   const events: CatchUp['events'] = [];
   for (const r of rows) {
     if (r.kind === 'post.deleted') {
       events.push({ id: r.id, event: { kind: 'post.deleted', postId: r.post_id } });
-      continue;
-    }
-    const post = posts.get(r.post_id);
-    if (!post) continue;
-    if (r.kind === 'like.changed') {
-      if (lastLikeEvent.get(r.post_id) !== r.id) continue;
-      events.push({ id: r.id, event: { kind: 'like.changed', postId: r.post_id, likeCount: post.likeCount, likedByMe: post.likedByMe } });
+    } else if (r.kind === 'like.changed' && r.like_count !== null) {
+      const mine = r.actor_id === viewerId && r.liked !== null;
+      events.push({
+        id: r.id,
+        event: { kind: 'like.changed', postId: r.post_id, likeCount: r.like_count, ...(mine ? { likedByMe: r.liked! } : {}) },
+      });
     } else {
-      events.push({ id: r.id, event: { kind: r.kind, postId: r.post_id, post } });
+      const post = posts.get(r.post_id);
+      if (!post) continue;
+      events.push({
+        id: r.id,
+        event:
+          r.kind === 'like.changed'
+            ? { kind: 'like.changed', postId: r.post_id, likeCount: post.likeCount, likedByMe: post.likedByMe }
+            : { kind: r.kind, postId: r.post_id, post },
+      });
     }
   }
   return { events, position: rows.at(-1)!.id, resync: false };
@@ -200,7 +208,9 @@ export async function* feedEventStream(
       const message = await inbox.take();
       if (!message) return;
       if (message.kind === 'resync') {
-        replayedUpTo = Math.max(replayedUpTo, message.eventId);
+        // Already covered: the catch-up read the log (or sent its own resync) past these events.
+        if (message.eventId <= replayedUpTo) continue;
+        replayedUpTo = message.eventId;
         yield tracked(String(Math.max(position, message.eventId)), { kind: 'resync' });
         continue;
       }

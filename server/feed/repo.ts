@@ -144,24 +144,25 @@ export function listLikers(db: Db, postId: number, afterUserId: number | null, l
     .execute();
 }
 
-export type LoggedEvent = { id: number; kind: FeedEventKind; post_id: number; actor_id: number | null; created_at: Date };
+export type LoggedEvent = {
+  id: number;
+  kind: FeedEventKind;
+  post_id: number;
+  actor_id: number | null;
+  /** like.changed: the count and the actor's like as published (null for older rows). */
+  like_count: number | null;
+  liked: boolean | null;
+  created_at: Date;
+};
+
+const LOGGED_COLUMNS = ['id', 'kind', 'post_id', 'actor_id', 'like_count', 'liked', 'created_at'] as const;
 
 export async function eventById(db: Db, id: number): Promise<LoggedEvent | undefined> {
-  const r = await db
-    .selectFrom('feed_events')
-    .select(['id', 'kind', 'post_id', 'actor_id', 'created_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const r = await db.selectFrom('feed_events').select(LOGGED_COLUMNS).where('id', '=', id).executeTakeFirst();
   return r && { ...r, id: Number(r.id) };
 }
 
 export async function eventsAfter(db: Db, afterId: number, limit: number): Promise<LoggedEvent[]> {
-  const rows = await db
-    .selectFrom('feed_events')
-    .select(['id', 'kind', 'post_id', 'actor_id', 'created_at'])
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const rows = await db.selectFrom('feed_events').select(LOGGED_COLUMNS).where('id', '>', afterId).orderBy('id').limit(limit).execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }

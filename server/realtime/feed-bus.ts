@@ -23,7 +23,7 @@ export type FeedNotification = {
   kind: FeedEventKind;
   postId: number;
   actorId: number | null;
-  /** Present for like.changed when published; absent when replayed from the log. */
+  /** like.changed: the count after the toggle and the actor's like, as published (also when replayed from the log). */
   likeCount?: number;
   liked?: boolean;
   /** When it was published (epoch ms), for the fan-out latency metric; absent when replayed. */
@@ -71,6 +71,25 @@ export function latestFeedEventId(db: Db): Promise<number | null> {
     .then((r) => (r?.id == null ? null : Number(r.id)));
 }
 
+/** A logged event as the bus delivers it: what its NOTIFY carried, less the publish time. */
+export function loggedNotification(r: {
+  id: number | string;
+  kind: FeedEventKind;
+  post_id: number;
+  actor_id: number | null;
+  like_count: number | null;
+  liked: boolean | null;
+}): FeedNotification {
+  return {
+    eventId: Number(r.id),
+    kind: r.kind,
+    postId: r.post_id,
+    actorId: r.actor_id,
+    ...(r.like_count === null ? {} : { likeCount: r.like_count }),
+    ...(r.liked === null ? {} : { liked: r.liked }),
+  };
+}
+
 function isNotification(value: unknown): value is FeedNotification {
   const v = value as FeedNotification;
   return (
@@ -111,11 +130,18 @@ export function createFeedBus(
 
   /** Delivers the logged events after `after` and before `before` (exclusive). */
   const replayGap = async (after: number, before: number) => {
-    let rows: { id: number; kind: FeedEventKind; post_id: number; actor_id: number | null }[];
+    let rows: {
+      id: number;
+      kind: FeedEventKind;
+      post_id: number;
+      actor_id: number | null;
+      like_count: number | null;
+      liked: boolean | null;
+    }[];
     try {
       rows = await db
         .selectFrom('feed_events')
-        .select(['id', 'kind', 'post_id', 'actor_id'])
+        .select(['id', 'kind', 'post_id', 'actor_id', 'like_count', 'liked'])
         .where('id', '>', after)
         .where('id', '<', before)
         .orderBy('id')
@@ -130,7 +156,7 @@ export function createFeedBus(
       deliver({ kind: 'resync', eventId: before - 1 });
       return;
     }
-    for (const r of rows) deliver({ eventId: Number(r.id), kind: r.kind, postId: r.post_id, actorId: r.actor_id });
+    for (const r of rows) deliver(loggedNotification(r));
   };
 
   const receive = async (n: FeedNotification) => {
@@ -173,9 +199,9 @@ export function createFeedBus(
       opts.metrics?.feedPublished();
       const { rows } = await sql<{ id: number | string }>`
         with e as (
-          insert into feed_events (kind, post_id, actor_id, created_at)
+          insert into feed_events (kind, post_id, actor_id, like_count, liked, created_at)
           -- the moment it was written (under the lock), not when the transaction began
-          values (${event.kind}, ${event.postId}, ${event.actorId}, clock_timestamp())
+          values (${event.kind}, ${event.postId}, ${event.actorId}, ${event.likeCount ?? null}, ${event.liked ?? null}, clock_timestamp())
           returning id
         )
         select id, pg_notify(${FEED_CHANNEL}, '{"eventId":' || id::text || ${rest}) from e`.execute(trx);

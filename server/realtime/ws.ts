@@ -61,9 +61,10 @@ export function attachTrpcWebSocket(server: Server, deps: AppDeps) {
     /** Tell clients to reconnect elsewhere, then close every socket. */
     async close() {
       server.off('upgrade', onUpgrade);
-      sockets.close();
       handler.broadcastReconnectNotification();
+      // Sessions stay watched until the sockets are gone: a live event sent while they close still finds its session live.
       await closeSocketsGracefully(wss.clients);
+      sockets.close();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

@@ -229,10 +229,12 @@ describe('feed.events: catching up', () => {
     const i1 = bobFeed.received.indexOf(firstReady);
     const i2 = bobFeed.received.indexOf(secondReady);
     const replay = bobFeed.received.slice(i1 + 1, i2);
-    // Replayed before 'ready', likes collapsed to the current count, ids rising.
+    // Replayed before 'ready', every like change as it was sent live (counts as published), ids rising.
     expect(replay.map((r) => r.event)).toEqual([
-      { kind: 'like.changed', postId: p, likeCount: 1, likedByMe: false },
-      { kind: 'like.changed', postId: q, likeCount: 1, likedByMe: false },
+      { kind: 'like.changed', postId: p, likeCount: 1 },
+      { kind: 'like.changed', postId: p, likeCount: 0 },
+      { kind: 'like.changed', postId: p, likeCount: 1 },
+      { kind: 'like.changed', postId: q, likeCount: 1 },
       { kind: 'post.created', postId: created.id, post: created },
     ]);
     const ids = replay.map((r) => Number(r.id));

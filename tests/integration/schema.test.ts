@@ -70,7 +70,7 @@ const expectedColumns = {
   ],
   feed_posts: ['id', 'author_id', 'description', 'created_at', 'updated_at', 'like_count'],
   feed_likes: ['post_id', 'user_id', 'created_at'],
-  feed_events: ['id', 'kind', 'post_id', 'actor_id', 'created_at'],
+  feed_events: ['id', 'kind', 'post_id', 'actor_id', 'created_at', 'like_count', 'liked'],
   ratings: ['id', 'user_id', 'half_stars', 'comment', 'is_published', 'created_at'],
   diet_plans: [
     'id',
