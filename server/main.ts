@@ -4,6 +4,7 @@ import type { Database } from './db/index.js';
 import { type DataDirLock, DataDirLockedError, acquireDataDirLock } from './db/lock.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { removeInternalToken, writeInternalToken } from './internal/token.js';
+import { startTracing, stopTracing } from './observability/tracing.js';
 import { DEMO_ACCOUNTS } from './seed/demo.js';
 import { createDeps, listen, openDatabase } from './server.js';
 
@@ -59,6 +60,8 @@ async function main() {
     }
   }
 
+  // Before the database opens, so its first queries are traced too (nothing is loaded when unset).
+  await startTracing(config);
   const dbHandle = await openDatabase(config);
   const deps = await createDeps(config, dbHandle);
   const internalToken = lock ? writeInternalToken(config.dataDir) : undefined;
@@ -88,6 +91,7 @@ async function main() {
     }, limitMs).unref();
     await server.close();
     await dbHandle.close();
+    await stopTracing().catch((err) => console.warn(`Traces not flushed: ${err instanceof Error ? err.message : String(err)}`));
     if (lock) {
       removeInternalToken(config.dataDir);
       lock.release();

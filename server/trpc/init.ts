@@ -3,6 +3,7 @@ import superjson from 'superjson';
 import { ROLE } from '../auth/roles.js';
 import { AppError, RateLimitError, asOutage, describeError } from '../errors.js';
 import type { SignInOutcome } from '../observability/metrics.js';
+import { tracing } from '../observability/tracing.js';
 import type { Context } from './context.js';
 
 const t = initTRPC.context<Context>().create({
@@ -29,11 +30,20 @@ export const middleware = t.middleware;
 /**
  * Every procedure, on every transport (HTTP, WebSocket, REST adapters):
  * sign-in outcomes and rate-limit refusals for the metrics, and one log line
- * per WebSocket call (HTTP requests have the access log's line).
+ * per WebSocket call (HTTP requests have the access log's line); a trace
+ * span per call when tracing is on.
  */
 const observed = t.middleware(async ({ ctx, path, type, next }) => {
   const start = ctx.meta.transport === 'ws' ? performance.now() : 0;
-  const result = await next();
+  const tracer = tracing();
+  const result = tracer
+    ? await tracer.inSpan(
+        `trpc ${path}`,
+        { 'rpc.system': 'trpc', 'rpc.method': path, 'rpc.trpc.type': type, 'poshan.transport': ctx.meta.transport ?? 'direct' },
+        () => next(),
+        (r) => (r.ok ? null : r.error.code),
+      )
+    : await next();
   const code = result.ok ? null : result.error.code;
   if (!result.ok && code === 'TOO_MANY_REQUESTS') {
     // A rate limit names what was full (signin-ip, support-email, hash-queue...); anything else counts under its procedure.

@@ -1,0 +1,43 @@
+import type { Config } from '../env.js';
+
+/**
+ * Optional OpenTelemetry traces (decision 051). This module imports nothing
+ * from OpenTelemetry: with OTEL_EXPORTER_OTLP_ENDPOINT unset, startTracing
+ * returns at once and no OpenTelemetry module is ever loaded. With it set,
+ * ./otel.js is imported dynamically and traces HTTP requests, pg queries and
+ * tRPC procedures (the `observed` middleware calls procedureSpan).
+ */
+export type Tracing = {
+  /** Runs fn inside a span named `name`; `failure` names an error code of its result (the span is marked failed). */
+  inSpan<T>(
+    name: string,
+    attributes: Record<string, string | number>,
+    fn: () => Promise<T>,
+    failure?: (result: T) => string | null,
+  ): Promise<T>;
+  /** Exports what is still buffered and stops. */
+  shutdown(): Promise<void>;
+};
+
+let active: Tracing | null = null;
+
+/** The process's tracer, or null when tracing is off. */
+export function tracing(): Tracing | null {
+  return active;
+}
+
+export async function startTracing(config: Pick<Config, 'otlpEndpoint' | 'otelServiceName'>): Promise<Tracing | null> {
+  const endpoint = config.otlpEndpoint;
+  if (!endpoint) return null;
+  if (!active) {
+    const { startOtel } = await import('./otel.js');
+    active = startOtel({ endpoint, serviceName: config.otelServiceName });
+  }
+  return active;
+}
+
+export async function stopTracing(): Promise<void> {
+  const current = active;
+  active = null;
+  await current?.shutdown();
+}
