@@ -1,6 +1,6 @@
 import type { RouterOutputs } from '../../../lib/router-types';
-import { niceTicks } from './scale';
-import { useWidth } from './use-width';
+import { niceTicks } from '../../../components/charts/scale';
+import { useWidth } from '../../../components/charts/use-width';
 
 type Day = RouterOutputs['admin']['overview']['get']['visits'][number];
 

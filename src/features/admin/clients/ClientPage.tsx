@@ -10,7 +10,7 @@ import { Modal } from '../../../components/ui/Modal';
 import { formatDay, formatPhone } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { WeightLineChart } from '../charts/WeightLineChart';
+import { WeightChart } from '../../../components/charts/WeightChart';
 import { DietPlanTable } from '../diet-plans/DietPlanTable';
 import { formatMoment } from '../format';
 import { AssignSubscriptionDialog } from '../subscriptions/AssignSubscriptionDialog';
@@ -178,7 +178,7 @@ function WeightCard({ id }: { id: number }) {
         ) : weights.isError ? (
           <LoadError error={weights.error} onRetry={() => void weights.refetch()} />
         ) : (
-          <WeightLineChart points={weights.data.map((w) => ({ date: w.date, weight: w.weight }))} />
+          <WeightChart entries={weights.data} caption empty="No weights recorded yet." />
         )}
       </div>
     </Card>

@@ -17,7 +17,7 @@ import { localToday } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatFollowUpDay, useSignedInToken } from '../../../lib/use-live-reload';
-import { WeightLineChart } from '../charts/WeightLineChart';
+import { WeightChart } from '../../../components/charts/WeightChart';
 import { Badge, EmptyState, LoadError, Loading, Page } from '../ui';
 
 /**
@@ -121,7 +121,7 @@ function FollowUpCard({ row }: { row: FollowUpRow }) {
           )}
         </div>
         <div className="min-w-0">
-          <WeightLineChart points={row.weights} small />
+          <WeightChart entries={row.weights} size="compact" empty="No weights recorded yet." />
         </div>
       </div>
       <div className="mt-3 flex flex-wrap gap-2 border-t border-slate-100 pt-3">

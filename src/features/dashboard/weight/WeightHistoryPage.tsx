@@ -14,8 +14,10 @@ import { formatDay } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { useSessionInfo } from '../../../lib/use-session';
-import { WeightChart } from './WeightChart';
-import type { WeightEntry } from './weight-chart';
+import { WeightChart } from '../../../components/charts/WeightChart';
+import type { RouterOutputs } from '../../../lib/router-types';
+
+type WeightEntry = RouterOutputs['weight']['list'][number];
 
 export const WEIGHT_DELETED = 'Weight deleted successfully!';
 const fmtKg = (kg: number) => kg.toLocaleString(undefined, { maximumFractionDigits: 2 });

@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chartPoints, weightTicks } from './weight-chart';
+import { chartPoints } from './weight-chart';
 
 const box = { width: 600, height: 240, left: 40, right: 20, top: 10, bottom: 30 };
-
-describe('weightTicks', () => {
-  it('covers the range with round steps and headroom', () => {
-    const ticks = weightTicks(68.4, 72.1);
-    expect(ticks[0]!).toBeLessThan(68.4);
-    expect(ticks.at(-1)!).toBeGreaterThan(72.1);
-    expect(ticks.length).toBeGreaterThanOrEqual(3);
-    expect(ticks.length).toBeLessThanOrEqual(8);
-    const steps = ticks.slice(1).map((t, i) => Math.round((t - ticks[i]!) * 100) / 100);
-    expect(new Set(steps).size).toBe(1);
-  });
-
-  it('still spreads ticks for a single weight', () => {
-    const ticks = weightTicks(70, 70);
-    expect(ticks[0]!).toBeLessThan(70);
-    expect(ticks.at(-1)!).toBeGreaterThan(70);
-  });
-});
 
 describe('chartPoints', () => {
   it('orders by date and places time proportionally', () => {
@@ -46,5 +28,17 @@ describe('chartPoints', () => {
   it('centres a single entry and handles none', () => {
     expect(chartPoints([{ id: 1, weight: 70, date: '2026-01-01' }], box).points[0]!.x).toBe(310);
     expect(chartPoints([], box).points).toEqual([]);
+  });
+
+  it('keeps entries without ids in their given order on the same day', () => {
+    const { points } = chartPoints(
+      [
+        { weight: 71, date: '2026-01-02' },
+        { weight: 70, date: '2026-01-01' },
+        { weight: 72, date: '2026-01-02' },
+      ],
+      box,
+    );
+    expect(points.map((p) => p.weight)).toEqual([70, 71, 72]);
   });
 });
