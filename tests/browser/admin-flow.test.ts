@@ -2,7 +2,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { expectPath, expectToast, nav, newPage, pdfText, setPasswordPath, shot, signInAsAdmin } from './admin-helpers.js';
+import { expectPath, expectToast, nav, newPage, screenshot, signInAsAdmin } from '../helpers/pages.js';
+import { pdfText } from '../helpers/pdf.js';
+import { setPasswordPath } from '../helpers/sign-in.js';
 
 /**
  * The console's main flow, end to end in Chromium: the dietitian creates a
@@ -74,7 +76,7 @@ it('runs the service from /admin: client, password, feed, plan, PDF', async () =
     .poll(() => console_.getByRole('link', { name: 'https://example.com/makhana' }).getAttribute('href'))
     .toBe('https://example.com/makhana');
   await expect.poll(() => phone.getByTestId('post-desc').first().textContent(), { timeout: 5_000 }).toContain('roasted makhana');
-  await shot(console_, 'feed');
+  await screenshot(console_, 'admin-feed');
 
   // 4. The dietitian composes a plan for the client.
   await console_.goto(`/admin/clients/${clientId}`);
@@ -99,7 +101,7 @@ it('runs the service from /admin: client, password, feed, plan, PDF', async () =
     await item.getByLabel('Grams', { exact: true }).fill(grams!);
     await item.getByLabel('ml', { exact: true }).fill(ml!);
   }
-  await shot(console_, 'plan-editor');
+  await screenshot(console_, 'admin-plan-editor');
   // The preview opens the rendered PDF in a new tab, without saving anything.
   const [preview] = await Promise.all([
     dietitian.context.waitForEvent('page'),
@@ -111,7 +113,7 @@ it('runs the service from /admin: client, password, feed, plan, PDF', async () =
   await expectToast(console_, '"PCOD reset, week 1" was rendered to PDF and is now in the client’s diet plans.');
   await expectPath(console_, /^\/admin\/diet-plans\/\d+$/);
   await expect.poll(() => console_.getByTestId('plan-meals').textContent()).toContain('Vegetable poha — 1 katori (150 g)');
-  await shot(console_, 'plan');
+  await screenshot(console_, 'admin-plan');
 
   // 5. The client downloads it from My Diet Plans; the PDF holds the meals.
   await phone.goto('/dashboard/diet-plan');

@@ -2,8 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { wsClient } from '../integration/feed-clients.js';
-import { expectToast, newPage, shot, signInAsAdmin } from './admin-helpers.js';
+import { wsClient } from '../helpers/callers.js';
+import { expectToast, newPage, screenshot, signInAsAdmin } from '../helpers/pages.js';
 
 /** The Overview's operational health: clients live now, the last error, failed mails with a retry. */
 let server: TestServer;
@@ -54,7 +54,7 @@ describe('the Overview’s operational health', () => {
       const row = health.getByTestId('failed-mail');
       expect(await row.textContent()).toContain('Your diet plan is ready');
       expect(await row.textContent()).toContain('ECONNREFUSED');
-      await shot(page, 'overview-health');
+      await screenshot(page, 'admin-overview-health');
 
       await row.getByRole('button', { name: 'Retry' }).click();
       await expectToast(page, /was sent again/);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../server/auth/session.js';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { callerFor } from '../integration/admin-callers.js';
-import { expectPath, expectToast, nav, newPage, shot, signInAsAdmin } from './admin-helpers.js';
+import { callerFor } from '../helpers/callers.js';
+import { expectPath, expectToast, nav, newPage, screenshot, signInAsAdmin } from '../helpers/pages.js';
 
 /**
  * Each console screen's main path in Chromium, with screenshots at 375 and
@@ -71,7 +71,7 @@ afterAll(async () => {
 /** The same screen at phone width, then back to desktop. */
 async function phoneShot(name: string) {
   await page.setViewportSize(PHONE);
-  await shot(page, name);
+  await screenshot(page, `admin-${name}`);
   await page.setViewportSize(DESKTOP);
 }
 
@@ -86,7 +86,7 @@ describe('the console', () => {
     // Chromium logs the refused sign-in (401) as a console error: that one was expected.
     expect(errors).toEqual(['console.error: Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
     errors.splice(0);
-    await shot(page, 'login');
+    await screenshot(page, 'admin-login');
     await signInAsAdmin(page, admin);
   });
 
@@ -100,7 +100,7 @@ describe('the console', () => {
     await expect
       .poll(async () => Number(await page.getByTestId('visits-bar').last().getAttribute('data-visits')))
       .toBeGreaterThanOrEqual(3);
-    await shot(page, 'overview');
+    await screenshot(page, 'admin-overview');
     await phoneShot('overview');
   });
 
@@ -116,7 +116,7 @@ describe('the console', () => {
     await expectToast(page, 'The booking was updated.');
     await booking.getByRole('button', { name: 'Mark contacted' }).click();
     await page.getByRole('radio', { name: 'Contacted' }).click();
-    await shot(page, 'bookings');
+    await screenshot(page, 'admin-bookings');
     await phoneShot('bookings');
 
     await page.getByRole('link', { name: 'Convert to client' }).click();
@@ -126,7 +126,7 @@ describe('the console', () => {
     expect(await page.getByLabel('Email').inputValue()).toBe('priya.nair@example.test');
     expect(await page.getByLabel('Height (m)').inputValue()).toBe('1.63');
     expect(await page.getByLabel('Weight (kg)').inputValue()).toBe('71');
-    await shot(page, 'client-new');
+    await screenshot(page, 'admin-client-new');
     await page.getByRole('button', { name: 'Create client from booking' }).click();
     await expectToast(page, 'Priya Nair was added');
     await expectPath(page, /^\/admin\/clients\/\d+$/);
@@ -140,7 +140,7 @@ describe('the console', () => {
     await expect.poll(() => page.getByTestId('clients-rows').locator('tr').count()).toBe(4);
     await page.getByLabel('Search clients').fill('pri');
     await expect.poll(() => page.getByTestId('clients-rows').locator('tr').count()).toBe(1);
-    await shot(page, 'clients');
+    await screenshot(page, 'admin-clients');
     await phoneShot('clients');
     await page.getByRole('link', { name: 'Priya Nair' }).click();
 
@@ -153,7 +153,7 @@ describe('the console', () => {
     await dialog.getByRole('button', { name: 'Assign plan' }).click();
     await expectToast(page, /PCOD\/PCOS Plan runs from/);
     await expect.poll(() => page.getByTestId('subscription-rows').textContent()).toContain('Active');
-    await shot(page, 'client');
+    await screenshot(page, 'admin-client');
     await phoneShot('client');
 
     await page.getByRole('button', { name: 'Deactivate' }).click();
@@ -169,13 +169,13 @@ describe('the console', () => {
     await page.getByRole('link', { name: 'Anita Rao' }).click();
     await expect.poll(() => page.getByTestId('weight-chart').count()).toBe(1);
     await expect.poll(() => page.getByTestId('client-rating').textContent()).toContain('Lost 6 kg');
-    await shot(page, 'client-history');
+    await screenshot(page, 'admin-client-history');
   });
 
   it('subscriptions: the list, and ending one', async () => {
     await nav(page, 'Subscriptions');
     await expect.poll(() => page.getByTestId('subscription-rows').textContent()).toContain('Priya Nair');
-    await shot(page, 'subscriptions');
+    await screenshot(page, 'admin-subscriptions');
     await phoneShot('subscriptions');
     await page.getByRole('button', { name: 'Expire' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'End subscription' }).click();
@@ -199,7 +199,7 @@ describe('the console', () => {
     const fileInput = page.getByLabel('PDF file');
     await fileInput.setInputFiles({ name: 'guide.pdf', mimeType: 'application/pdf', buffer: Buffer.from('GIF89a, not a PDF at all') });
     await expect.poll(() => page.getByText('The diet plan must be a PDF file (this file is not a PDF).').count()).toBe(1);
-    await shot(page, 'plan-upload');
+    await screenshot(page, 'admin-plan-upload');
     await fileInput.setInputFiles({
       name: 'guide.pdf',
       mimeType: 'application/pdf',
@@ -210,7 +210,7 @@ describe('the console', () => {
     await expectPath(page, /^\/admin\/diet-plans\/\d+$/);
     await nav(page, 'Diet plans');
     await expect.poll(() => page.getByTestId('diet-plan-rows').textContent()).toContain('Festive eating guide');
-    await shot(page, 'plans');
+    await screenshot(page, 'admin-plans');
     await phoneShot('plans');
   });
 
@@ -218,7 +218,7 @@ describe('the console', () => {
     await nav(page, 'Support');
     const request = page.getByTestId('support-request').first();
     await expect.poll(() => request.textContent()).toContain('Do you offer video calls');
-    await shot(page, 'support');
+    await screenshot(page, 'admin-support');
     await request.getByRole('button', { name: 'Reply' }).click();
     await request.getByLabel(/Reply to Rahul/).fill('Yes: the 6 and 12 month plans include weekly video calls.');
     await phoneShot('support-reply');
@@ -240,7 +240,7 @@ describe('the console', () => {
     await expect.poll(() => page.getByTestId('testimonial-status').textContent()).toContain('3 published: the home page shows them');
     const res = await server.request('GET', '/trpc/testimonials.published');
     expect(res.body.result.data.json.items.map((t: { clientName: string }) => t.clientName).sort()).toEqual(['Anita', 'Bharat', 'Chitra']);
-    await shot(page, 'reviews');
+    await screenshot(page, 'admin-reviews');
     await phoneShot('reviews');
   });
 
@@ -254,7 +254,7 @@ describe('the console', () => {
     const shown = await welcome.getByTestId('outbox-body').textContent();
     expect(shown).toContain('[link hidden: only the recipient receives it');
     expect(shown).not.toContain('token=');
-    await shot(page, 'outbox');
+    await screenshot(page, 'admin-outbox');
     await phoneShot('outbox');
     await nav(page, 'Audit log');
     const rows = page.getByTestId('audit-rows');
@@ -268,7 +268,7 @@ describe('the console', () => {
     ]) {
       await expect.poll(() => rows.textContent()).toContain(text);
     }
-    await shot(page, 'audit');
+    await screenshot(page, 'admin-audit');
     await phoneShot('audit');
   });
 
@@ -277,7 +277,7 @@ describe('the console', () => {
     await nav(page, 'Overview').catch(() => {});
     await page.getByRole('button', { name: 'Expand navigation' }).click();
     await expect.poll(() => page.getByTestId('admin-drawer').getAttribute('data-state')).toBe('open');
-    await shot(page, 'drawer-open');
+    await screenshot(page, 'admin-drawer-open');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('admin-drawer').getAttribute('data-state')).toBe('collapsed');
     await page.setViewportSize(DESKTOP);
@@ -290,7 +290,7 @@ it('a client who opens /admin is told it is for the dietitians', async () => {
   const { context, page: clientPage, errors: clientErrors } = await newPage(browser, server, { viewport: PHONE, as: client });
   await clientPage.goto('/admin');
   await expect.poll(() => clientPage.getByRole('heading', { name: 'This area is for the dietitian team' }).count()).toBe(1);
-  await shot(clientPage, 'not-a-dietitian');
+  await screenshot(clientPage, 'admin-not-a-dietitian');
   expect(clientErrors).toEqual([]);
   await context.close();
 });

@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { adminApi, cssOf, newClient, shoot, signedInPage } from './dashboard-support.js';
+import { adminApi, newClient } from '../helpers/fixtures.js';
+import { cssOf, screenshot, signedInPage } from '../helpers/pages.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -34,7 +35,7 @@ describe('feeds', () => {
     const { context, page, errors } = await signedInPage(browser, server, client, { viewport: PHONE });
     await page.goto('/dashboard/feeds');
     await expect.poll(() => page.getByTestId('feed-empty').textContent()).toContain('No updated feed');
-    await shoot(page, 'feeds-empty');
+    await screenshot(page, 'feeds-empty');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -79,12 +80,12 @@ describe('feeds', () => {
     const blue = await cssOf(page, 'text-blue-700', 'color');
     await expect.poll(() => toggle.evaluate((el) => getComputedStyle(el).color)).toBe(blue);
     expect(await toggle.textContent()).toBe('Liked');
-    await shoot(page, 'feeds');
+    await screenshot(page, 'feeds');
 
     await post(page, 'Posted two hours ago').getByTestId('like-count').click();
     const dialog = page.getByRole('dialog', { name: 'Liked by' });
     await expect.poll(() => dialog.getByTestId('likers-list').textContent()).toBe('Priya Nair');
-    await shoot(page, 'feeds-likers');
+    await screenshot(page, 'feeds-likers');
     await dialog.getByRole('button', { name: 'Close' }).last().click();
     await expect.poll(() => dialog.count()).toBe(0);
 
@@ -178,7 +179,7 @@ describe('live feed', () => {
     for (const { page } of [pa, pb]) {
       await expect.poll(() => post(page, 'Hydration check').count(), { timeout: 5000 }).toBe(0);
     }
-    await shoot(pb.page, 'feeds-live');
+    await screenshot(pb.page, 'feeds-live');
     expect(pa.errors).toEqual([]);
     expect(pb.errors).toEqual([]);
     await pa.context.close();

@@ -2,9 +2,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { httpClient } from '../integration/feed-clients.js';
-import { seriousAxeViolations } from './public-helpers.js';
-import { addDietPlans, addSubscription, adminApi, type Client, localDay, newClient, shoot, signedInPage } from './dashboard-support.js';
+import { httpClient } from '../helpers/callers.js';
+import { addDietPlans, addSubscription, adminApi, type Client, localDay, newClient } from '../helpers/fixtures.js';
+import { screenshot, signedInPage } from '../helpers/pages.js';
+import { seriousAxeViolations } from '../helpers/public-site.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -69,7 +70,7 @@ it.each([
       await page.waitForTimeout(300);
       expect.soft(await overflowX(page), `${path} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(0);
       expect.soft(await seriousAxeViolations(page), `${path} at ${viewport.width} px`).toEqual([]);
-      await shoot(page, name);
+      await screenshot(page, name);
     }
     expect(signedIn.errors).toEqual([]);
     expect(signedOut.errors).toEqual([]);

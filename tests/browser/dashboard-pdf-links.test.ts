@@ -2,7 +2,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { addDietPlans, newClient, signedInPage } from './dashboard-support.js';
+import { addDietPlans, newClient } from '../helpers/fixtures.js';
+import { signedInPage } from '../helpers/pages.js';
 
 let server: TestServer;
 let browser: Browser;

@@ -3,18 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATING_LABELS } from '../../server/rating/schema.js';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { httpClient } from '../integration/feed-clients.js';
-import {
-  addDietPlans,
-  addSubscription,
-  cssOf,
-  expectPath,
-  expectToast,
-  localDay,
-  newClient,
-  shoot,
-  signedInPage,
-} from './dashboard-support.js';
+import { httpClient } from '../helpers/callers.js';
+import { addDietPlans, addSubscription, localDay, newClient } from '../helpers/fixtures.js';
+import { cssOf, expectPath, expectToast, screenshot, signedInPage } from '../helpers/pages.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -37,11 +28,11 @@ describe('Write a Review', () => {
     const comment = page.getByLabel('Comment (optional)');
     await expect.poll(() => comment.getAttribute('placeholder')).toBe('Share your thoughts with us');
     expect(await comment.evaluate((el) => el.getBoundingClientRect().height)).toBe(180);
-    await shoot(page, 'write-review');
+    await screenshot(page, 'write-review');
 
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => visible(page, 'Ratings are required')).toBe(true);
-    await shoot(page, 'write-review-error');
+    await screenshot(page, 'write-review-error');
 
     // Hovering each half star shows its label (spec 9).
     const stars = page.getByTestId('star-rating');
@@ -78,7 +69,7 @@ describe('Write a Review', () => {
     await page.reload();
     await expect.poll(() => visible(page, 'Rated Successfully')).toBe(true);
     expect(await page.getByRole('button', { name: 'Submit' }).count()).toBe(0);
-    await shoot(page, 'write-review-rated');
+    await screenshot(page, 'write-review-rated');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -107,7 +98,7 @@ describe('Check BMI', () => {
     const angle = Number(await page.getByTestId('bmi-gauge').getAttribute('data-angle'));
     expect(angle).toBeGreaterThan(-110);
     expect(angle).toBeLessThan(110);
-    await shoot(page, 'check-bmi');
+    await screenshot(page, 'check-bmi');
 
     await weight.fill('95');
     await expect.poll(() => page.getByTestId('bmi-category').textContent()).toBe('Obesity');
@@ -159,7 +150,7 @@ describe('My Diet Plans', () => {
     expect(await table.locator('thead th').allTextContents()).toEqual(['ID', 'FROM', 'TO', 'DIET PLAN']);
     expect(await page.getByTestId('plans-range').textContent()).toBe('1–10 of 12');
     expect(await page.getByLabel('Rows per page').locator('option').allTextContents()).toEqual(['10', '25', '100']);
-    await shoot(page, 'diet-plans');
+    await screenshot(page, 'diet-plans');
 
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
@@ -213,7 +204,7 @@ describe('Update Weight and Weight History', () => {
     const red = await cssOf(page, 'border border-red-600', 'borderColor');
     expect(await weight.evaluate((el) => getComputedStyle(el).borderColor)).toBe(red);
     expect(await date.evaluate((el) => getComputedStyle(el).borderColor)).toBe(red);
-    await shoot(page, 'update-weight-errors');
+    await screenshot(page, 'update-weight-errors');
 
     await weight.fill('72.5');
     await date.fill(localDay(-1));
@@ -236,7 +227,7 @@ describe('Update Weight and Weight History', () => {
     await page.goto('/dashboard/weight-history');
     await expect.poll(() => page.getByTestId('weights-empty').textContent()).toContain('No weight history!');
     expect(await page.getByTestId('weight-chart').count()).toBe(0);
-    await shoot(page, 'weight-history-empty');
+    await screenshot(page, 'weight-history-empty');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -261,7 +252,7 @@ describe('Update Weight and Weight History', () => {
     expect(await page.getByTestId('latest-bmi').textContent()).toBe('24.221');
     expect(await page.getByTestId('weight-chart').locator('circle').count()).toBe(3);
     expect(await page.getByTestId('weight-chart').getAttribute('aria-label')).toContain('from 74 kg');
-    await shoot(page, 'weight-history');
+    await screenshot(page, 'weight-history');
 
     // Issue 12: Remove asks first; keeping it changes nothing.
     await table.getByRole('button', { name: /^Remove 70 kg/ }).click();
@@ -272,7 +263,7 @@ describe('Update Weight and Weight History', () => {
     await expect.poll(() => confirm.count()).toBe(0);
     expect(await table.locator('tbody tr').count()).toBe(3);
     await table.getByRole('button', { name: /^Remove 70 kg/ }).click();
-    await shoot(page, 'weight-history-confirm');
+    await screenshot(page, 'weight-history-confirm');
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await expectToast(page, 'Weight deleted successfully!');
     await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
@@ -316,7 +307,7 @@ describe('Active Subscription', () => {
       expect(value['Start Date']).toMatch(/\d{4}/);
       expect(value['End Date']).toMatch(/\d{4}/);
       expect(value.Status).toBe('Active');
-      await shoot(page, 'active-subscription');
+      await screenshot(page, 'active-subscription');
       expect(errors).toEqual([]);
       await context.close();
     }

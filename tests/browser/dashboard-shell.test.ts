@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../server/auth/session.js';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { expectPath, expectToast, newClient, shoot, signedInPage } from './dashboard-support.js';
+import { newClient } from '../helpers/fixtures.js';
+import { expectPath, expectToast, screenshot, signedInPage } from '../helpers/pages.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -73,7 +74,7 @@ describe('dashboard shell', () => {
     expect(await nav.getByText('My Diet Plans').count()).toBe(0);
     await nav.getByRole('link', { name: 'My Diet Plans' }).click();
     await expectPath(page, '/dashboard/diet-plan');
-    await shoot(page, 'dashboard-collapsed');
+    await screenshot(page, 'dashboard-collapsed');
     await page.getByRole('button', { name: 'Expand navigation' }).click();
     await expect.poll(() => nav.getAttribute('data-state')).toBe('open');
     expect(errors).toEqual([]);
@@ -94,7 +95,7 @@ describe('dashboard shell', () => {
     expect(content?.width).toBe(PHONE.width - 32);
     await page.getByRole('button', { name: 'Expand navigation' }).click();
     await expect.poll(() => nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(240);
-    await shoot(page, 'dashboard-drawer-open');
+    await screenshot(page, 'dashboard-drawer-open');
     await nav.getByRole('link', { name: 'Check BMI' }).click();
     await expectPath(page, '/dashboard/check-bmi');
     await expect.poll(() => nav.getAttribute('data-state')).toBe('collapsed');

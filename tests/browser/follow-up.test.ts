@@ -2,7 +2,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { addSubscription, expectToast, localDay, newClient, shoot, signedInPage } from './dashboard-support.js';
+import { addSubscription, localDay, newClient } from '../helpers/fixtures.js';
+import { expectToast, screenshot, signedInPage } from '../helpers/pages.js';
 
 const LIVE = { timeout: 20_000 };
 
@@ -34,7 +35,7 @@ describe('the follow-up loop', () => {
     // Kiran has been on a weekly plan for 30 days with no check-in: overdue, so first.
     await expect.poll(() => rows.first().textContent(), LIVE).toContain('Kiran Das');
     expect(await rows.first().textContent()).toContain('No check-in yet');
-    await shoot(consolePage, 'admin-follow-ups');
+    await screenshot(consolePage, 'admin-follow-ups');
 
     const { context, page, errors } = await signedInPage(browser, server, client, { viewport: PHONE });
     await page.goto('/dashboard/check-in');
@@ -42,7 +43,7 @@ describe('the follow-up loop', () => {
     await page.getByLabel('Today’s weight (kg)').fill('72.5');
     await page.getByRole('radio', { name: /4\s*Most days/ }).check();
     await page.getByLabel('Notes for your dietitian (optional)').fill('Walked every evening.');
-    await shoot(page, 'check-in-filled');
+    await screenshot(page, 'check-in-filled');
     await page.getByRole('button', { name: 'Send check-in' }).click();
     await expectToast(page, 'Check-in sent. Your dietitian will reply soon.');
     await expect.poll(() => page.getByTestId('check-in-history').textContent(), LIVE).toContain('72.5 kg');
@@ -51,7 +52,7 @@ describe('the follow-up loop', () => {
     const kiran = rows.filter({ hasText: 'Kiran Das' });
     await expect.poll(() => kiran.getByTestId('follow-up-last-check-in').textContent(), LIVE).toContain('72.5 kg');
     await expect.poll(() => rows.first().textContent(), LIVE).toContain('Aarav Shah');
-    await shoot(consolePage, 'admin-follow-ups-live');
+    await screenshot(consolePage, 'admin-follow-ups-live');
 
     await kiran.getByRole('button', { name: 'Reply' }).click();
     await consolePage.getByRole('textbox', { name: 'Reply' }).fill('Lovely progress, Kiran. Keep the evening walks.');
@@ -64,7 +65,7 @@ describe('the follow-up loop', () => {
       .poll(() => page.getByTestId('check-in-reply').first().textContent(), LIVE)
       .toContain('Lovely progress, Kiran. Keep the evening walks.');
     expect(await page.getByTestId('check-in-reply').first().textContent()).toContain('Meera Iyer replied');
-    await shoot(page, 'check-in-replied');
+    await screenshot(page, 'check-in-replied');
 
     // The weight went into the weight history too.
     await page.goto('/dashboard/weight-history');
@@ -84,7 +85,7 @@ describe('the follow-up loop', () => {
       await expect.poll(() => page.getByTestId('next-check-in').textContent(), LIVE).toMatch(/due on/);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBe(0);
-      await shoot(page, 'check-in');
+      await screenshot(page, 'check-in');
       expect(errors).toEqual([]);
       await context.close();
     }

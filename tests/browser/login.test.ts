@@ -2,7 +2,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { cssOf, expectPath, expectToast, newClient, shoot, signedInPage } from './dashboard-support.js';
+import { newClient } from '../helpers/fixtures.js';
+import { cssOf, expectPath, expectToast, screenshot, signedInPage } from '../helpers/pages.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -33,7 +34,7 @@ describe('login', () => {
     await page.goto('/login');
     await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByText('We provide personalised diet plans for a healthier lifestyle.').isVisible()).toBe(true);
-    await shoot(page, 'login');
+    await screenshot(page, 'login');
 
     await page.getByLabel('Email').fill(client.email);
     await page.getByLabel('Password', { exact: true }).fill(client.password);
@@ -64,7 +65,7 @@ describe('login', () => {
     await expect.poll(() => page.getByText('Email is required').isVisible()).toBe(true);
     await expect.poll(() => page.getByText('Password is required').isVisible()).toBe(true);
     expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
-    await shoot(page, 'login-errors');
+    await screenshot(page, 'login-errors');
 
     await page.getByLabel('Email').fill(client.email);
     await expect.poll(() => page.getByText('Password is required').isVisible()).toBe(true);
@@ -117,7 +118,7 @@ describe('forgot password', () => {
     // Only the border: the message is for screen readers, not shown.
     const hidden = dialog.getByText('Email is required');
     expect(await hidden.evaluate((el) => el.getBoundingClientRect().width * el.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
-    await shoot(page, 'login-forgot-password');
+    await screenshot(page, 'login-forgot-password');
 
     await email.fill('typed@example.com');
     await page.mouse.click(5, 5); // outside the dialog
@@ -204,7 +205,7 @@ describe('platform guide', () => {
         await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       }
       await page.waitForTimeout(500);
-      await shoot(page, 'platform-guide');
+      await screenshot(page, 'platform-guide');
       // A video the closed network cannot fetch is logged by the browser; nothing else may fail.
       expect(errors.filter((e) => !/platform-guide\.mp4|ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
       await context.close();

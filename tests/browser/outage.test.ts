@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../server/auth/session.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { expectPath, newClient, signedInPage } from './dashboard-support.js';
+import { newClient } from '../helpers/fixtures.js';
+import { expectPath, signedInPage } from '../helpers/pages.js';
 
 /**
  * An outage is an outage, not a sign-out: while the server cannot be reached

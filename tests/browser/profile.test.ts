@@ -2,8 +2,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { httpClient } from '../integration/feed-clients.js';
-import { expectPath, expectToast, newClient, shoot, signedInPage } from './dashboard-support.js';
+import { httpClient } from '../helpers/callers.js';
+import { newClient } from '../helpers/fixtures.js';
+import { expectPath, expectToast, screenshot, signedInPage } from '../helpers/pages.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -48,7 +49,7 @@ describe('My Profile', () => {
     await expect.poll(() => details.getByLabel('First name').inputValue(), { timeout: 10_000 }).toBe('Asha');
     expect(await details.getByLabel('Height (m)').inputValue()).toBe('1.6');
     expect(await page.getByTestId('devices').textContent()).toContain('This device');
-    await shoot(page, 'profile');
+    await screenshot(page, 'profile');
 
     await details.getByLabel('First name').fill('Ashwini');
     await details.getByLabel('Phone').fill('98765 43210');
@@ -80,7 +81,7 @@ describe('My Profile', () => {
     await expect.poll(() => password.getByText('Your current password is not correct.').isVisible(), { timeout: 10_000 }).toBe(true);
     // The field in error has the focus, so the person can type at once.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('current-password');
-    await shoot(page, 'profile-password-errors');
+    await screenshot(page, 'profile-password-errors');
 
     await password.getByLabel('Current password', { exact: true }).fill(client.password);
     await password.getByRole('button', { name: 'Change password' }).click();
@@ -119,7 +120,7 @@ describe('My Profile', () => {
     await page.goto('/dashboard/profile');
     const devices = page.getByTestId('devices');
     await expect.poll(() => devices.locator('li').count(), { timeout: 10_000 }).toBe(2);
-    await shoot(page, 'profile');
+    await screenshot(page, 'profile');
     await devices.getByRole('button', { name: 'Sign out Firefox on Windows' }).click();
     await expectToast(page, 'That device has been signed out.');
     await expect.poll(() => devices.locator('li').count(), { timeout: 10_000 }).toBe(1);

@@ -4,7 +4,7 @@ import { PLAN_TYPE_LABELS, PLANS, unlockPriceMessage } from '../../server/catalo
 import { formatRupees } from '../../src/lib/format.js';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { chatText, expectNewTab } from './public-helpers.js';
+import { chatText, expectNewTab } from '../helpers/public-site.js';
 
 /** The FAQ accordion and the pricing page. */
 let server: TestServer;

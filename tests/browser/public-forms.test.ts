@@ -4,7 +4,7 @@ import { CONSULTATION_BOOKED } from '../../server/consultation/schema.js';
 import { SUPPORT_REQUEST_RECEIVED } from '../../server/support/schema.js';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { fieldError } from './public-helpers.js';
+import { fieldError } from '../helpers/public-site.js';
 
 /** The booking modal and the Contact Us form, against the real server and database. */
 let server: TestServer;

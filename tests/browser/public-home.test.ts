@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES, chatLink, SITE } from '../../src/site-config.js';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { chatText, expectNewTab } from './public-helpers.js';
+import { chatText, expectNewTab } from '../helpers/public-site.js';
 
 /** The home page's behaviours of spec section 2, in real Chromium. */
 let server: TestServer;

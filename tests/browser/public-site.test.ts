@@ -2,16 +2,16 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { screenshot } from '../helpers/pages.js';
 import {
   chatText,
   DOCUMENT_404_ERROR,
   expectNewTab,
   isNotFoundPath,
-  maybeScreenshot,
   PUBLIC_ROUTES,
   scrollThrough,
   seriousAxeViolations,
-} from './public-helpers.js';
+} from '../helpers/public-site.js';
 
 /**
  * Every public route at phone and desktop width: its own title and
@@ -74,7 +74,7 @@ for (const [label, viewport] of [
 
         await scrollThrough(page);
         expect(await seriousAxeViolations(page), `axe on ${route.path}`).toEqual([]);
-        await maybeScreenshot(page, `${route.path === '/' ? 'home' : route.path.slice(1)}-${viewport.width}`);
+        await screenshot(page, route.path === '/' ? 'home' : route.path.slice(1));
       }
       expect(titles.size, 'every page has its own title').toBe(PUBLIC_ROUTES.length);
       expect(descriptions.size, 'every page has its own description').toBe(PUBLIC_ROUTES.length);

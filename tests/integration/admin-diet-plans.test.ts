@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComposedDietPlanInput } from '../../server/diet-plan/schema.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { base64, callerFor, failure, pdfText, tinyPdf } from './admin-callers.js';
+import { callerFor, failure } from '../helpers/callers.js';
+import { base64, pdfText, tinyPdf } from '../helpers/pdf.js';
 
 let server: TestServer;
 let admin: TestUser;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../server/trpc/root.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { wsClient } from './feed-clients.js';
+import { wsClient } from '../helpers/callers.js';
 
 /**
  * Every admin procedure, found by walking the router (not listed by hand;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { callerFor, failure } from './admin-callers.js';
+import { callerFor, failure } from '../helpers/callers.js';
 
 let server: TestServer;
 let admin: TestUser;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HIDDEN_IN_OUTBOX } from '../../server/mail/mailer.js';
 import { todayUtc } from '../../server/validation.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { callerFor, failure } from './admin-callers.js';
+import { callerFor, failure } from '../helpers/callers.js';
 
 let server: TestServer;
 let admin: TestUser;

@@ -2,7 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientSearch } from '../../server/admin/clients/repo.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { callerFor } from './admin-callers.js';
+import { callerFor } from '../helpers/callers.js';
 
 /**
  * The console's client search must stay index-backed as the client list

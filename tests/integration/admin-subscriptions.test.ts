@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayUtc } from '../../server/validation.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { callerFor, failure } from './admin-callers.js';
+import { callerFor, failure } from '../helpers/callers.js';
 
 let server: TestServer;
 let admin: TestUser;

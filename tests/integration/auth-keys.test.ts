@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keyEncryptionKey, openPrivateKey } from '../../server/auth/key-crypto.js';
 import { KEY_GRACE_MS, KEY_ROTATE_AFTER_MS, currentPublicKey, forgetCachedKeys } from '../../server/auth/keys.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { AUTH_TEST_ENV, encryptPassword, encryptWithPublishedKey, freshIp, fromIp } from './auth-support.js';
+import { AUTH_TEST_ENV, encryptPassword, encryptWithPublishedKey, freshIp, fromIp } from '../helpers/sign-in.js';
 
 let server: TestServer;
 let user: TestUser;

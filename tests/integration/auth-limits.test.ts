@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { bucket, takeSlot } from '../../server/auth/rate-limit.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { AUTH_TEST_ENV, freshIp, fromIp, lastResetToken } from './auth-support.js';
+import { AUTH_TEST_ENV, freshIp, fromIp, lastResetToken } from '../helpers/sign-in.js';
 
 let server: TestServer;
 

@@ -3,8 +3,8 @@ import { ROTATED_TOKEN_OVERLAP_MS } from '../../server/auth/sessions-repo.js';
 import { hashToken } from '../../server/auth/session.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { HIDDEN_IN_OUTBOX } from '../../server/mail/mailer.js';
-import { AUTH_TEST_ENV, encryptWithPublishedKey, freshIp, fromIp, lastResetToken } from './auth-support.js';
 import { PASSWORD_TOO_COMMON } from '../../server/auth/schema.js';
+import { AUTH_TEST_ENV, encryptWithPublishedKey, freshIp, fromIp, lastResetToken } from '../helpers/sign-in.js';
 
 let server: TestServer;
 let client: TestUser;

@@ -6,7 +6,7 @@ import { createApp } from '../../server/app.js';
 import { JSON_BODY_LIMIT, UPLOAD_BODY_LIMIT } from '../../server/http/body-limit.js';
 import type { AppRouter } from '../../server/trpc/root.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { base64, tinyPdf } from './admin-callers.js';
+import { base64, tinyPdf } from '../helpers/pdf.js';
 
 /**
  * Request bodies are bounded before they are read into memory: 64 KB of JSON

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { httpClient, quickClients } from './feed-clients.js';
+import { httpClient, quickClients } from '../helpers/callers.js';
 
 /**
  * Issue 10: a post keeps its like count (a trigger on feed_likes, same

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAND } from '../../server/brand.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { httpClient, quickClients } from './feed-clients.js';
+import { httpClient, quickClients } from '../helpers/callers.js';
 
 let server: TestServer;
 let alice: TestUser;

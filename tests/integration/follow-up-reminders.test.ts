@@ -8,7 +8,7 @@ import type { AppDeps } from '../../server/deps.js';
 import { loadConfig } from '../../server/env.js';
 import { createDeps, listen } from '../../server/server.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { callerFor } from './admin-callers.js';
+import { callerFor } from '../helpers/callers.js';
 
 /**
  * Reminders go out exactly once with two instances on one database: each

@@ -7,7 +7,7 @@ import { metricsRoute } from '../../server/observability/http.js';
 import { createMetrics } from '../../server/observability/metrics.js';
 import { captureLogs, type LogLine } from '../helpers/log-capture.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { httpClient, wsClient } from './feed-clients.js';
+import { httpClient, wsClient } from '../helpers/callers.js';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 

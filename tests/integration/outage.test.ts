@@ -6,8 +6,8 @@ import type { DbHandle } from '../../server/db/index.js';
 import { createUser } from '../../server/users/service.js';
 import { type PrivatePostgres, privatePostgresUnavailable, startPrivatePostgres } from '../helpers/private-postgres.js';
 import { type ServerProcess, startServerProcess } from '../helpers/processes.js';
-import { httpClient, recordFeed, wsClient } from './feed-clients.js';
 import { rawSocket } from './raw-socket.js';
+import { httpClient, recordFeed, wsClient } from '../helpers/callers.js';
 
 /**
  * The fault test: two server processes on a private Postgres that the test

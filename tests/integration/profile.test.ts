@@ -3,7 +3,7 @@ import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../server/trpc/root.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { AUTH_TEST_ENV, freshIp, fromIp } from './auth-support.js';
+import { AUTH_TEST_ENV, freshIp, fromIp } from '../helpers/sign-in.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAND } from '../../server/brand.js';
 import { sampleBooking } from '../helpers/booking.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { freshIp, fromIp } from './auth-support.js';
+import { freshIp, fromIp } from '../helpers/sign-in.js';
 
 /**
  * The public forms and the visit counter are limited per IP and per e-mail

@@ -7,7 +7,7 @@ import type { FeedEvent } from '../../server/feed/schema.js';
 import { createFeedBus, FEED_CHANNEL, type FeedBusMessage } from '../../server/realtime/feed-bus.js';
 import { createDeps, listen } from '../../server/server.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { httpClient, percentile, quickClients, recordFeed, wsClient } from './feed-clients.js';
+import { httpClient, percentile, quickClients, recordFeed, wsClient } from '../helpers/callers.js';
 
 let server: TestServer;
 let alice: TestUser;

@@ -11,7 +11,7 @@ import type { DbHandle } from '../../server/db/index.js';
 import { createUser } from '../../server/users/service.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { type ServerProcess, startServerProcess, tempDataDir } from '../helpers/processes.js';
-import { httpClient, recordFeed, wsClient } from './feed-clients.js';
+import { httpClient, recordFeed, wsClient } from '../helpers/callers.js';
 
 /**
  * Issue 10, scale-out on real parts without Docker: HAProxy from Debian with

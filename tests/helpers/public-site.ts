@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -61,14 +61,6 @@ export async function scrollThrough(page: Page) {
     await page.waitForTimeout(40);
   }
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-}
-
-/** Full-page screenshots for people to look at, when PUBLIC_SHOTS_DIR is set (e.g. /tmp/shots). */
-export async function maybeScreenshot(page: Page, name: string) {
-  const dir = process.env.PUBLIC_SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
 /** The message under a labelled field (the field's aria-describedby error). */

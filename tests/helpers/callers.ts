@@ -6,7 +6,36 @@ import { issueSession } from '../../server/auth/sessions-repo.js';
 import { ROLE } from '../../server/auth/roles.js';
 import type { Db } from '../../server/db/index.js';
 import type { FeedEvent } from '../../server/feed/schema.js';
-import type { AppRouter } from '../../server/trpc/root.js';
+import { describeError } from '../../server/errors.js';
+import { createContextFromToken } from '../../server/trpc/context.js';
+import { createCaller, type AppRouter } from '../../server/trpc/root.js';
+import type { TestServer } from './server.js';
+
+/**
+ * Ways to call the API in tests: typed procedures over HTTP and WebSocket as
+ * the web client calls them, and in-process callers as the HTTP adapter builds them.
+ */
+
+/** Typed procedure calls as a given token, exactly as the HTTP adapter builds the context (no HTTP round trip). */
+export async function callerFor(server: TestServer, token?: string) {
+  return createCaller(await createContextFromToken(server.deps, token ?? null, { ip: '127.0.0.1', userAgent: 'vitest' }));
+}
+
+/**
+ * The error a call fails with, described as both transports describe it (so an
+ * input error reads as its first field's message). Throws if the call succeeds.
+ */
+export async function failure(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string; fieldErrors?: Record<string, string[]> }> {
+  try {
+    await promise;
+  } catch (err) {
+    const { code, message, fieldErrors } = describeError(err, true);
+    return { code, message, fieldErrors };
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
 
 /** Typed procedures over HTTP, as the web client calls them. */
 export function httpClient(baseUrl: string, token?: string) {

@@ -1,7 +1,7 @@
-import type { TestServer } from '../helpers/server.js';
+import type { TestServer } from './server.js';
 
 /**
- * Helpers shared by the auth test files. The servers run with TRUST_PROXY on,
+ * Signing in over the API: helpers shared by the auth test files. The servers run with TRUST_PROXY on,
  * so each test can sign in from its own IP (X-Forwarded-For) and the per-IP
  * limits of one test do not spill into the next.
  */
@@ -35,4 +35,11 @@ export async function encryptWithPublishedKey(server: TestServer, password: stri
 export async function lastResetToken(server: TestServer, email: string): Promise<string | null> {
   await server.deps.mailer.drain(); // forgot-password delivers after answering
   return server.lastLinkToken(email);
+}
+
+/** The newest set-password (or reset) link mailed to this address, as the recipient got it: its path and query. */
+export async function setPasswordPath(server: TestServer, email: string): Promise<string> {
+  const token = await lastResetToken(server, email);
+  if (!token) throw new Error(`no set-password link in the mail to ${email}`);
+  return `/reset-password?token=${encodeURIComponent(token)}`;
 }
