@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
@@ -23,8 +22,6 @@ import { bearerToken, createContextFromToken, httpRequestMeta } from './trpc/con
 import { MAX_BATCH_SIZE, refuseBatchedAuthCalls } from './trpc/batch-policy.js';
 import { retryAfterMeta } from './trpc/retry-after.js';
 import { appRouter } from './trpc/root.js';
-
-export const clientDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 
 /** The HTTP side of the app: health, tRPC, REST and the built client on one Hono app. */
 export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internalToken?: string; lifecycle?: Lifecycle } = {}) {
@@ -84,6 +81,7 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
   // Local commands reach the server that holds the embedded database (loopback + secret).
   if (opts.internalToken) app.route('/internal', internalRoutes(deps, opts.internalToken));
 
+  const { clientDistDir } = deps.config;
   if (opts.serveClient !== false && existsSync(path.join(clientDistDir, 'index.html'))) {
     app.route('/', clientFiles(clientDistDir, { publicUrl: deps.config.publicUrl }));
   }

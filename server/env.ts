@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /**
@@ -43,6 +45,7 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded database)')
       .optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
+    CLIENT_DIST_DIR: z.string().min(1).optional(),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
     SMTP_URL: z
       .string()
@@ -102,6 +105,8 @@ export interface Config {
   host: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** The built web client (vite build's output) the server serves, when its index.html is there. */
+  clientDistDir: string;
   appSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -147,6 +152,9 @@ export interface RateLimits {
   visitsIp: Window;
 }
 
+/** Where `npm run build` puts the client: dist/ at the repository root. */
+const DEFAULT_CLIENT_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+
 export class ConfigError extends Error {}
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -164,6 +172,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
+    clientDistDir: path.resolve(env.CLIENT_DIST_DIR ?? DEFAULT_CLIENT_DIST_DIR),
     appSecret: env.APP_SECRET,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Manifest, type Plugin, type ResolvedConfig } from 'vite';
@@ -97,7 +97,10 @@ export function prerender(): Plugin {
       sequential: true,
       async handler() {
         const outDir = path.resolve(config.root, config.build.outDir);
-        const serverOut = path.resolve(config.root, 'node_modules/.cache/poshan-prerender');
+        // A directory of this build's own (two builds side by side must not share it), inside
+        // node_modules so the server bundle resolves React and the other packages it leaves external.
+        mkdirSync(path.resolve(config.root, 'node_modules/.cache'), { recursive: true });
+        const serverOut = mkdtempSync(path.resolve(config.root, 'node_modules/.cache/poshan-prerender-'));
         await build({
           configFile: config.configFile,
           root: config.root,
@@ -141,6 +144,7 @@ export function prerender(): Plugin {
             inlineStylesheets(html, (href) => readFileSync(path.join(outDir, href), 'utf8')),
           );
         }
+        rmSync(serverOut, { recursive: true, force: true });
         this.info?.(`prerendered ${pages.length} pages`);
       },
     },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DestinationStream } from 'pino';
+import { inject } from 'vitest';
 import { issueSession } from '../../server/auth/sessions-repo.js';
 import { ROLE } from '../../server/auth/roles.js';
 import { loadConfig } from '../../server/env.js';
@@ -34,7 +35,10 @@ export async function startTestServer(
   opts: { serveClient?: boolean; logDestination?: DestinationStream; clock?: () => Date } = {},
 ): Promise<TestServer> {
   const handle = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', ...env });
+  // Browser tests serve the client built for this run (tests/helpers/build-client.ts).
+  const clientDistDir = opts.serveClient ? inject('clientDistDir') : undefined;
+  if (opts.serveClient && !clientDistDir) throw new Error('serveClient needs the browser project, whose globalSetup builds the client');
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', CLIENT_DIST_DIR: clientDistDir, ...env });
   const mails: TestServer['mails'] = [];
   const deps = await createDeps(config, handle, randomBytes(32).toString('hex'), {
     logDestination: opts.logDestination,
