@@ -2,7 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { maybeScreenshot, scrollThrough } from './public-helpers.js';
+import { screenshot } from '../helpers/pages.js';
+import { scrollThrough } from '../helpers/public-site.js';
 
 /**
  * Issue 12, layout and details of the public site, measured the way a person
@@ -96,7 +97,7 @@ describe('public pages share one grid', () => {
       // The page's first band (hero or title band) and the footer are left-aligned with the header, not centred.
       expect(near(bands[1]!.left, gridLeft), `${path} ${bands[1]!.name} starts at ${bands[1]!.left}`).toBe(true);
       expect(near(bands.at(-1)!.left, gridLeft), `${path} footer starts at ${bands.at(-1)!.left}`).toBe(true);
-      await maybeScreenshot(page, `grid${path.replaceAll('/', '-') || '-home'}-1440`);
+      await screenshot(page, `grid${path.replaceAll('/', '-') || '-home'}`);
     }
     expect(errors).toEqual([]);
     await context.close();
