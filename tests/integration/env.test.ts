@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/env.js';
 import { runScript } from '../helpers/processes.js';
@@ -23,6 +25,7 @@ describe('configuration defaults', () => {
       host: '127.0.0.1',
       databaseUrl: undefined,
       dataDir: './.data',
+      clientDistDir: fileURLToPath(new URL('../../dist', import.meta.url)),
       appSecret: undefined,
       smtpUrl: undefined,
       mailFrom: 'Poshan <no-reply@poshan.local>',
@@ -60,6 +63,11 @@ describe('configuration defaults', () => {
     expect(loadConfig({ DATABASE_URL: url, SEED_DEMO: '1' }).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: 'off' }).seedDemo).toBe(false);
     expect(loadConfig({ SEED_DEMO: 'yes' }).seedDemo).toBe(true);
+  });
+
+  it('serves the client from dist/ unless CLIENT_DIST_DIR names another build (resolved from the working directory)', () => {
+    expect(loadConfig({ CLIENT_DIST_DIR: 'build/web' }).clientDistDir).toBe(path.resolve('build/web'));
+    expect(loadConfig({ CLIENT_DIST_DIR: '/srv/poshan/client' }).clientDistDir).toBe('/srv/poshan/client');
   });
 
   it('treats empty values as unset, as compose files and shells pass them', () => {
