@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import type { Role } from './roles.js';
+import { findLiveSessionWithUser } from './sessions-repo.js';
 
 export type SessionUser = {
   id: number;
@@ -24,15 +25,7 @@ export const fullNameOf = (u: { first_name: string; last_name: string }) => `${u
  * expired, its user active. Callers go through the cache in live-sessions.ts.
  */
 export async function findLiveSession(db: Db, tokenHash: string, now = new Date()): Promise<SessionUser | null> {
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id as session_id', 's.expires_at', 'u.id', 'u.role', 'u.email', 'u.first_name', 'u.last_name'])
-    .where('s.token_hash', '=', tokenHash)
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', now)
-    .where('u.is_active', '=', true)
-    .executeTakeFirst();
+  const row = await findLiveSessionWithUser(db, tokenHash, now);
   if (!row) return null;
   return {
     id: row.id,

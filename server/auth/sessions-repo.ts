@@ -173,3 +173,16 @@ export function deleteExpiredSessions(db: Db, now = new Date()) {
     .where('refresh_expires_at', '<', new Date(now.getTime() - 24 * 60 * 60 * 1000))
     .execute();
 }
+
+/** The session of a token hash with its user: not revoked, not expired, the user active. */
+export function findLiveSessionWithUser(db: Db, tokenHash: string, now = new Date()) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id as session_id', 's.expires_at', 'u.id', 'u.role', 'u.email', 'u.first_name', 'u.last_name'])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where('u.is_active', '=', true)
+    .executeTakeFirst();
+}

@@ -53,3 +53,13 @@ export function findPlanPdf(db: Db, planId: number) {
     .where('id', '=', planId)
     .executeTakeFirst();
 }
+
+/** What the "your plan is ready" mail tells, with whether its client is still active. */
+export function findPlanForMail(db: Db, planId: number) {
+  return db
+    .selectFrom('diet_plans as p')
+    .innerJoin('users as u', 'u.id', 'p.client_id')
+    .select(['u.email', 'u.first_name', 'u.is_active', 'p.title', 'p.from_date', 'p.to_date', 'p.version'])
+    .where('p.id', '=', planId)
+    .executeTakeFirst();
+}

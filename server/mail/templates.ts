@@ -128,3 +128,26 @@ export function bookingReceivedMail(opts: { to: string; name: string; phone: str
     ],
   });
 }
+
+/** A dietitian's answer to a Contact Us request, quoting the question. */
+export function supportReplyMail(opts: { to: string; name: string; question: string; reply: string; dietitian: string }): Mail {
+  const quoted = opts.question
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+  return {
+    to: opts.to,
+    subject: `Re: your message to ${BRAND.name}`,
+    text: [
+      `Hello ${opts.name},`,
+      '',
+      opts.reply,
+      '',
+      `${opts.dietitian}`,
+      `${BRAND.name} · ${BRAND.supportEmail}`,
+      '',
+      'You wrote:',
+      quoted,
+    ].join('\n'),
+  };
+}

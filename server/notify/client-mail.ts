@@ -1,6 +1,8 @@
 import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../auth/service.js';
+import { findPlanForMail } from '../diet-plan/repo.js';
 import { dietPlanPublishedMail, subscriptionAssignedMail } from '../mail/templates.js';
+import { findSubscriptionForMail } from '../subscription/repo.js';
 
 /**
  * Mails that keep a client informed of what their dietitian did (issue 12).
@@ -12,12 +14,7 @@ import { dietPlanPublishedMail, subscriptionAssignedMail } from '../mail/templat
 export type MailDeps = Pick<AppDeps, 'db' | 'mailer' | 'config'>;
 
 export async function mailSubscriptionAssigned(deps: MailDeps, subscriptionId: number) {
-  const row = await deps.db
-    .selectFrom('subscriptions as s')
-    .innerJoin('users as u', 'u.id', 's.client_id')
-    .select(['u.email', 'u.first_name', 'u.is_active', 's.plan_name', 's.start_date', 's.end_date', 's.amount_received'])
-    .where('s.id', '=', subscriptionId)
-    .executeTakeFirst();
+  const row = await findSubscriptionForMail(deps.db, subscriptionId);
   if (!row?.is_active) return;
   await deps.mailer.queue(
     subscriptionAssignedMail({
@@ -33,12 +30,7 @@ export async function mailSubscriptionAssigned(deps: MailDeps, subscriptionId: n
 }
 
 export async function mailDietPlanPublished(deps: MailDeps, planId: number) {
-  const row = await deps.db
-    .selectFrom('diet_plans as p')
-    .innerJoin('users as u', 'u.id', 'p.client_id')
-    .select(['u.email', 'u.first_name', 'u.is_active', 'p.title', 'p.from_date', 'p.to_date', 'p.version'])
-    .where('p.id', '=', planId)
-    .executeTakeFirst();
+  const row = await findPlanForMail(deps.db, planId);
   if (!row?.is_active) return;
   await deps.mailer.queue(
     dietPlanPublishedMail({

@@ -59,3 +59,21 @@ export type RatingFormInput = z.input<typeof ratingForm>;
 export type RatingFormValues = z.output<typeof ratingForm>;
 export type AddRatingInput = z.infer<typeof addRatingInput>;
 export type Rating = z.infer<typeof rating>;
+
+/** The home page replaces its static testimonials only when at least this many are published. */
+export const MIN_PUBLISHED_TESTIMONIALS = 3;
+export const MAX_TESTIMONIALS = 9;
+
+export const testimonial = z.object({
+  id: z.number().int(),
+  /** First name only. */
+  clientName: z.string(),
+  clientReview: z.string(),
+  stars: z.number(),
+  /** The month the review was written, e.g. 'November 2026'. */
+  postedOn: z.string(),
+  /** The same month as 'YYYY-MM', for formatting in another locale. */
+  postedMonth: z.string(),
+});
+export const publishedTestimonials = z.object({ items: z.array(testimonial) });
+export type Testimonial = z.infer<typeof testimonial>;

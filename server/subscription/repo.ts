@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.js';
+import { type PageRequest, pagedList } from '../db/paging.js';
 import type { SubscriptionsTable } from '../db/schema.js';
 import { SUBSCRIPTION_LIST_LIMIT } from './schema.js';
 
@@ -40,4 +41,62 @@ export function openPauses(db: Db, subscriptionIds: number[]) {
     .where('subscription_id', 'in', subscriptionIds)
     .where('resumed_on', 'is', null)
     .execute();
+}
+
+const withClientColumns = [
+  's.id',
+  's.client_id',
+  'u.first_name',
+  'u.last_name',
+  's.plan_type',
+  's.plan_id',
+  's.plan_name',
+  's.list_price',
+  's.amount_received',
+  's.start_date',
+  's.end_date',
+  's.cancelled_at',
+  's.created_at',
+] as const;
+
+const withClient = (db: Db) => db.selectFrom('subscriptions as s').innerJoin('users as u', 'u.id', 's.client_id');
+
+/**
+ * A page of subscriptions with their client's name: newest first, or one
+ * client's by start date. "active" means not cancelled and not yet over on
+ * `today` (as the client's card counts it); "expired" the rest.
+ */
+export function pageSubscriptionsWithClients(
+  db: Db,
+  input: PageRequest & { clientId?: number; state: 'all' | 'active' | 'expired' },
+  today: string,
+) {
+  let filtered = withClient(db);
+  if (input.clientId !== undefined) filtered = filtered.where('s.client_id', '=', input.clientId);
+  if (input.state === 'active') filtered = filtered.where('s.cancelled_at', 'is', null).where('s.end_date', '>=', today);
+  else if (input.state === 'expired') {
+    filtered = filtered.where((eb) => eb.or([eb('s.cancelled_at', 'is not', null), eb('s.end_date', '<', today)]));
+  }
+  return pagedList(input, filtered, (q) =>
+    input.clientId !== undefined
+      ? q.select(withClientColumns).orderBy('s.start_date', 'desc').orderBy('s.id', 'desc')
+      : q.select(withClientColumns).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc'),
+  );
+}
+
+/** One subscription with its client's name, locked for a change. */
+export function lockSubscriptionWithClient(db: Db, id: number) {
+  return withClient(db).select(withClientColumns).where('s.id', '=', id).forUpdate('s').executeTakeFirst();
+}
+
+export function cancelSubscription(db: Db, id: number, now = new Date()) {
+  return db.updateTable('subscriptions').set({ cancelled_at: now }).where('id', '=', id).execute();
+}
+
+/** What the "you are on a plan" mail tells, with whether its client is still active. */
+export function findSubscriptionForMail(db: Db, id: number) {
+  return withClient(db)
+    .select(['u.email', 'u.first_name', 'u.is_active', 's.plan_name', 's.start_date', 's.end_date', 's.amount_received'])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
 }

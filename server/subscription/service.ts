@@ -1,8 +1,13 @@
+import type { AdminSubscription } from '../admin/subscriptions/schema.js';
+import { recordAudit } from '../audit/record.js';
 import { clientToActFor, requireClient } from '../auth/guards.js';
 import type { SessionUser } from '../auth/session.js';
 import { findPlan } from '../catalogue/plans.js';
 import type { Db } from '../db/index.js';
-import { badRequest, issueMessage, zodFieldErrors } from '../errors.js';
+import { mapPage } from '../db/paging.js';
+import { badRequest, issueMessage, notFound, zodFieldErrors } from '../errors.js';
+import { formatDay } from '../format.js';
+import { type MailDeps, mailSubscriptionAssigned } from '../notify/client-mail.js';
 import { todayUtc } from '../validation.js';
 import { isSubscriptionExpired, planEndDate } from './period.js';
 import * as repo from './repo.js';
@@ -63,4 +68,112 @@ export async function assignSubscription(db: Db, input: AssignSubscriptionInput,
     end_date: planEndDate(startDate, plan),
   });
   return toSubscription(row, today);
+}
+
+const SUBSCRIPTION_MISSING = 'That subscription does not exist.';
+const rupees = (n: number) => `₹${n.toLocaleString('en-IN')}`;
+
+type WithClientRow = NonNullable<Awaited<ReturnType<typeof repo.lockSubscriptionWithClient>>>;
+
+function toAdminSubscription(r: WithClientRow, today: string): AdminSubscription {
+  const isExpired = isSubscriptionExpired(r.end_date, r.cancelled_at, today);
+  return {
+    id: r.id,
+    client: { id: r.client_id, fullName: `${r.first_name} ${r.last_name}`.trim() },
+    planType: r.plan_type,
+    planId: r.plan_id,
+    planName: r.plan_name,
+    listPrice: r.list_price,
+    amountReceived: r.amount_received,
+    startDate: r.start_date,
+    endDate: r.end_date,
+    cancelledAt: r.cancelled_at,
+    isExpired,
+    status: r.cancelled_at ? 'Cancelled' : isExpired ? 'Ended' : r.start_date > today ? 'Upcoming' : 'Active',
+    createdAt: r.created_at,
+  };
+}
+
+/** The console's list: every client's subscriptions, newest first, or one client's; "active" as the client's card counts it. */
+export async function listAllSubscriptions(
+  db: Db,
+  input: { clientId?: number; state: 'all' | 'active' | 'expired'; page: number; pageSize: number },
+  today = todayUtc(),
+) {
+  return mapPage(await repo.pageSubscriptionsWithClients(db, input, today), (r) => toAdminSubscription(r, today));
+}
+
+/** A dietitian puts a client on a plan: assignSubscription's rule, an audit entry, and a mail to the client. */
+export async function assignPlan(deps: MailDeps, actor: SessionUser, input: AssignSubscriptionInput) {
+  const saved = await deps.db.transaction().execute(async (trx) => {
+    const created = await assignSubscription(trx, input);
+    await recordAudit(trx, actor, {
+      action: 'subscription.assigned',
+      entity: 'subscription',
+      entityId: created.id,
+      summary: `Put client #${input.clientId} on ${created.planId_fk.planName}, ${created.startDate} to ${created.endDate}, paid ${rupees(created.amountReceived)}`,
+      details: { ...input },
+    });
+    return {
+      id: created.id,
+      message: `${created.planId_fk.planName} runs from ${formatDay(created.startDate)} to ${formatDay(created.endDate)}.`,
+    };
+  });
+  await mailSubscriptionAssigned(deps, saved.id);
+  return saved;
+}
+
+/** Ends a subscription now (it shows as expired on the client's card at once). */
+export async function expireSubscription(db: Db, actor: SessionUser, input: { id: number }, today = todayUtc()) {
+  const { id } = input;
+  return db.transaction().execute(async (trx) => {
+    const s = await repo.lockSubscriptionWithClient(trx, id);
+    if (!s) throw notFound(SUBSCRIPTION_MISSING);
+    if (isSubscriptionExpired(s.end_date, s.cancelled_at, today)) throw badRequest('This subscription has already ended.');
+    await repo.cancelSubscription(trx, id);
+    await recordAudit(trx, actor, {
+      action: 'subscription.expired',
+      entity: 'subscription',
+      entityId: id,
+      summary: `Ended ${s.plan_name} of ${s.first_name} ${s.last_name}`.trim(),
+      details: { clientId: s.client_id, endDate: s.end_date },
+    });
+    return { message: `${s.plan_name} of ${s.first_name} has ended.` };
+  });
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** Another period of the same plan: from the day after this one ends, or from today if it is over. */
+export async function renewSubscription(
+  deps: MailDeps,
+  actor: SessionUser,
+  input: { id: number; startDate?: string; amountReceived: number },
+  today = todayUtc(),
+) {
+  const saved = await deps.db.transaction().execute(async (trx) => {
+    const s = await repo.lockSubscriptionWithClient(trx, input.id);
+    if (!s) throw notFound(SUBSCRIPTION_MISSING);
+    const startDate = input.startDate ?? (s.cancelled_at || s.end_date < today ? today : nextDay(s.end_date));
+    const created = await assignSubscription(trx, {
+      clientId: s.client_id,
+      planType: s.plan_type,
+      planId: s.plan_id,
+      startDate,
+      amountReceived: input.amountReceived,
+    } as AssignSubscriptionInput);
+    await recordAudit(trx, actor, {
+      action: 'subscription.renewed',
+      entity: 'subscription',
+      entityId: created.id,
+      summary: `Renewed ${s.plan_name} of ${s.first_name} ${s.last_name}: ${created.startDate} to ${created.endDate}, paid ${rupees(created.amountReceived)}`,
+      details: { renewedFrom: s.id, clientId: s.client_id, startDate: created.startDate, amountReceived: created.amountReceived },
+    });
+    return {
+      id: created.id,
+      message: `Renewed: ${created.planId_fk.planName} runs from ${formatDay(created.startDate)} to ${formatDay(created.endDate)}.`,
+    };
+  });
+  await mailSubscriptionAssigned(deps, saved.id);
+  return saved;
 }

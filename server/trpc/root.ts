@@ -1,4 +1,3 @@
-import { testimonialsRouter } from '../admin/public-testimonials.js';
 import { adminRouter } from '../admin/router.js';
 import { authRouter } from '../auth/router.js';
 import { checkInRouter } from '../check-in/router.js';
@@ -6,7 +5,7 @@ import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
 import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
-import { ratingRouter } from '../rating/router.js';
+import { ratingRouter, testimonialsRouter } from '../rating/router.js';
 import { subscriptionRouter } from '../subscription/router.js';
 import { supportRouter } from '../support/router.js';
 import { visitRouter } from '../visit/router.js';

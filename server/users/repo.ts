@@ -1,3 +1,4 @@
+import type { NewUser } from '../db/schema.js';
 import type { Db } from '../db/index.js';
 import { ROLE } from '../auth/roles.js';
 
@@ -36,4 +37,17 @@ export function updateProfile(
     .where('is_active', '=', true)
     .returning(['email', 'first_name', 'last_name', 'phone', 'height_m', 'weight_kg'])
     .executeTakeFirst();
+}
+
+/** Emails are unique case-insensitively (users_email_lower_key); `email` is already lower case. */
+export function findUserIdByEmail(db: Db, email: string) {
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+    .executeTakeFirst();
+}
+
+export function insertUser(db: Db, user: NewUser) {
+  return db.insertInto('users').values(user).returning(['id', 'email', 'first_name', 'last_name', 'role']).executeTakeFirstOrThrow();
 }

@@ -6,6 +6,7 @@ import { ROLE } from '../auth/roles.js';
 import { heightMetres, weightKilograms } from '../measurements/schema.js';
 // The password rule lives in the zod-only auth schema so the password forms can import it.
 import { newPasswordField } from '../auth/schema.js';
+import * as repo from './repo.js';
 import { emailText, optionalText, requiredText } from '../validation.js';
 
 export const newUserInput = z.object({
@@ -29,29 +30,21 @@ export function splitFullName(name: string): { firstName: string; lastName: stri
 
 export async function createUser(db: Db, raw: NewUserInput) {
   const input = await newUserInput.parseAsync(raw);
-  const existing = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', input.email))
-    .executeTakeFirst();
+  const existing = await repo.findUserIdByEmail(db, input.email);
   if (existing) throw conflict(`An account with the email ${input.email} already exists.`);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
-    return await db
-      .insertInto('users')
-      .values({
-        email: input.email,
-        first_name: input.firstName,
-        last_name: input.lastName,
-        role: input.role,
-        password_hash: passwordHash,
-        height_m: input.heightM ?? null,
-        weight_kg: input.weightKg ?? null,
-        phone: input.phone ?? null,
-        condition_notes: input.conditionNotes ?? null,
-      })
-      .returning(['id', 'email', 'first_name', 'last_name', 'role'])
-      .executeTakeFirstOrThrow();
+    return await repo.insertUser(db, {
+      email: input.email,
+      first_name: input.firstName,
+      last_name: input.lastName,
+      role: input.role,
+      password_hash: passwordHash,
+      height_m: input.heightM ?? null,
+      weight_kg: input.weightKg ?? null,
+      phone: input.phone ?? null,
+      condition_notes: input.conditionNotes ?? null,
+    });
   } catch (err) {
     // Two creators racing on the same email: the unique index decides.
     if ((err as { code?: string }).code === '23505') throw conflict(`An account with the email ${input.email} already exists.`);

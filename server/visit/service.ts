@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { bucket, takeSlot } from '../auth/rate-limit.js';
-import type { Db } from '../db/index.js';
-import type { RateLimits } from '../env.js';
+import type { AppDeps } from '../deps.js';
+import type { RequestMeta } from '../trpc/context.js';
 import { todayUtc } from '../validation.js';
+import * as repo from './repo.js';
 
 /**
  * An anonymous visit: the only thing kept about the visitor is an HMAC of
@@ -13,18 +14,11 @@ export function visitorHash(secret: string, day: string, ip: string, userAgent: 
   return createHmac('sha256', `${secret}:visits:${day}`).update(`${ip}\n${userAgent}`).digest('base64url').slice(0, 22);
 }
 
-export async function recordVisit(
-  db: Db,
-  secret: string,
-  limits: Pick<RateLimits, 'visitsIp'>,
-  meta: { ip: string; userAgent: string },
-  now = new Date(),
-) {
-  await takeSlot(db, 'visits from your network', [{ kind: 'visit-ip', bucket: bucket.visitIp(meta.ip), ...limits.visitsIp }], now);
+/** Counts one anonymous visit (rate-limited per network). */
+export async function recordVisit(deps: Pick<AppDeps, 'db' | 'secret' | 'config'>, meta: RequestMeta, now = new Date()) {
+  const limits = deps.config.rateLimits;
+  await takeSlot(deps.db, 'visits from your network', [{ kind: 'visit-ip', bucket: bucket.visitIp(meta.ip), ...limits.visitsIp }], now);
   const day = todayUtc(now);
-  await db
-    .insertInto('visits')
-    .values({ day, visitor_hash: visitorHash(secret, day, meta.ip, meta.userAgent) })
-    .execute();
+  await repo.insertVisit(deps.db, day, visitorHash(deps.secret, day, meta.ip, meta.userAgent));
   return { day };
 }

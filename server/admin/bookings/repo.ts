@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.js';
 import type { ConsultationStatus } from '../../db/schema.js';
-import { offsetOf } from '../paging.js';
+import { type PageRequest, pagedList } from '../../db/paging.js';
 import { CONVERTIBLE } from './schema.js';
 
 const columns = [
@@ -25,18 +25,10 @@ const columns = [
 
 const base = (db: Db) => db.selectFrom('consultations as c').innerJoin('countries as k', 'k.id', 'c.country_id');
 
-/** Newest first; with a status, along consultations_status_created_idx. */
-export function listBookings(db: Db, input: { status: 'all' | ConsultationStatus; page: number; pageSize: number }) {
-  const { offset, limit } = offsetOf(input);
-  let q = base(db).select(columns);
-  if (input.status !== 'all') q = q.where('c.status', '=', input.status);
-  return q.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').offset(offset).limit(limit).execute();
-}
-
-export function countBookings(db: Db, status: 'all' | ConsultationStatus) {
-  let q = db.selectFrom('consultations').select((eb) => eb.fn.countAll().as('n'));
-  if (status !== 'all') q = q.where('status', '=', status);
-  return q.executeTakeFirst();
+/** A page of bookings, newest first; with a status, along consultations_status_created_idx. */
+export function pageBookings(db: Db, input: PageRequest & { status: 'all' | ConsultationStatus }) {
+  const filtered = input.status === 'all' ? base(db) : base(db).where('c.status', '=', input.status);
+  return pagedList(input, filtered, (q) => q.select(columns).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc'));
 }
 
 export function findBooking(db: Db, id: number) {

@@ -5,7 +5,7 @@ import type { ConsultationStatus } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { splitFullName } from '../../users/service.js';
 import { changedFields, recordAudit } from '../../audit/record.js';
-import { paged } from '../paging.js';
+import { mapPage } from '../../db/paging.js';
 import { heightTextToMetres } from './height.js';
 import * as repo from './repo.js';
 import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type Booking } from './schema.js';
@@ -33,12 +33,8 @@ const toBooking = (r: Row): Booking => ({
   updatedAt: r.updated_at,
 });
 
-export function listBookings(db: Db, input: { status: 'all' | ConsultationStatus; page: number; pageSize: number }) {
-  return paged(
-    input,
-    repo.listBookings(db, input).then((rows) => rows.map(toBooking)),
-    repo.countBookings(db, input.status),
-  );
+export async function listBookings(db: Db, input: { status: 'all' | ConsultationStatus; page: number; pageSize: number }) {
+  return mapPage(await repo.pageBookings(db, input), toBooking);
 }
 
 export async function getBooking(db: Db, id: number) {

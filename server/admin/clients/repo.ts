@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { ROLE } from '../../auth/roles.js';
 import type { Db } from '../../db/index.js';
 import type { UserUpdate } from '../../db/schema.js';
-import { likePrefix, offsetOf } from '../paging.js';
+import { likePrefix, type PageRequest, pagedList } from '../../db/paging.js';
 import type { ListClientsInput } from './schema.js';
 
 const summaryColumns = ['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.phone', 'u.is_active', 'u.created_at'] as const;
@@ -33,21 +33,14 @@ export function clientSearch(db: Db, input: Required<Pick<ListClientsInput, 'sta
   return q;
 }
 
-export function listClients(db: Db, input: { status: 'all' | 'active' | 'inactive'; q?: string; page: number; pageSize: number }) {
-  const { offset, limit } = offsetOf(input);
-  return clientSearch(db, input)
-    .select([...summaryColumns, (eb) => eb('u.password_hash', 'is not', null).as('has_password')])
-    .orderBy('u.created_at', 'desc')
-    .orderBy('u.id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-}
-
-export function countClients(db: Db, input: { status: 'all' | 'active' | 'inactive'; q?: string }) {
-  return clientSearch(db, input)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
+/** A page of client summaries, newest first, with the total matching the same search. */
+export function pageClients(db: Db, input: PageRequest & { status: 'all' | 'active' | 'inactive'; q?: string }) {
+  return pagedList(input, clientSearch(db, input), (q) =>
+    q
+      .select([...summaryColumns, (eb) => eb('u.password_hash', 'is not', null).as('has_password')])
+      .orderBy('u.created_at', 'desc')
+      .orderBy('u.id', 'desc'),
+  );
 }
 
 export function findClient(db: Db, id: number) {

@@ -11,14 +11,14 @@ import { createUser } from '../../users/service.js';
 import { listWeights } from '../../weight/repo.js';
 import { changedFields, recordAudit } from '../../audit/record.js';
 import { markBookingConverted } from '../bookings/repo.js';
-import { paged } from '../paging.js';
+import { mapPage } from '../../db/paging.js';
 import { createSetPasswordLink, welcomeMail } from './invite.js';
 import * as repo from './repo.js';
 import type { ClientDetail, ClientFormValues, ListClientsInput } from './schema.js';
 
 type Deps = Pick<AppDeps, 'db' | 'mailer' | 'config'>;
 
-type SummaryRow = Awaited<ReturnType<typeof repo.listClients>>[number];
+type SummaryRow = Awaited<ReturnType<typeof repo.pageClients>>['items'][number];
 const toSummary = (r: SummaryRow) => ({
   id: r.id,
   email: r.email,
@@ -31,12 +31,8 @@ const toSummary = (r: SummaryRow) => ({
   createdAt: r.created_at,
 });
 
-export function listClients(db: Db, input: Required<Omit<ListClientsInput, 'q'>> & { q?: string }) {
-  return paged(
-    input,
-    repo.listClients(db, input).then((rows) => rows.map(toSummary)),
-    repo.countClients(db, input),
-  );
+export async function listClients(db: Db, input: Required<Omit<ListClientsInput, 'q'>> & { q?: string }) {
+  return mapPage(await repo.pageClients(db, input), toSummary);
 }
 
 export async function getClient(db: Db, id: number): Promise<ClientDetail> {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.js';
-import { offsetOf } from '../paging.js';
+import { type PageRequest, pagedList } from '../../db/paging.js';
 
 const summaryColumns = [
   'p.id',
@@ -18,21 +18,15 @@ const summaryColumns = [
 
 const withClient = (db: Db) => db.selectFrom('diet_plans as p').innerJoin('users as u', 'u.id', 'p.client_id');
 
-/** Newest first overall (diet_plans_created_idx), or one client's along diet_plans_client_idx. */
-export function listPlans(db: Db, input: { clientId?: number; page: number; pageSize: number }) {
-  const { offset, limit } = offsetOf(input);
-  let q = withClient(db).select(summaryColumns);
-  q =
-    input.clientId !== undefined
-      ? q.where('p.client_id', '=', input.clientId).orderBy('p.from_date', 'desc').orderBy('p.id', 'desc')
-      : q.orderBy('p.created_at', 'desc').orderBy('p.id', 'desc');
-  return q.offset(offset).limit(limit).execute();
-}
-
-export function countPlans(db: Db, clientId?: number) {
-  let q = db.selectFrom('diet_plans').select((eb) => eb.fn.countAll().as('n'));
-  if (clientId !== undefined) q = q.where('client_id', '=', clientId);
-  return q.executeTakeFirst();
+/** A page of plans, newest first overall (diet_plans_created_idx), or one client's along diet_plans_client_idx. */
+export function pagePlans(db: Db, input: PageRequest & { clientId?: number }) {
+  const { clientId } = input;
+  if (clientId === undefined) {
+    return pagedList(input, withClient(db), (q) => q.select(summaryColumns).orderBy('p.created_at', 'desc').orderBy('p.id', 'desc'));
+  }
+  return pagedList(input, withClient(db).where('p.client_id', '=', clientId), (q) =>
+    q.select(summaryColumns).orderBy('p.from_date', 'desc').orderBy('p.id', 'desc'),
+  );
 }
 
 export function findPlan(db: Db, id: number) {

@@ -12,7 +12,7 @@ import { renderDietPlanPdf } from '../../pdf/diet-plan.js';
 import { recordAudit } from '../../audit/record.js';
 import { clientNotFound } from '../../auth/guards.js';
 import { findClientAccount } from '../../users/repo.js';
-import { paged } from '../paging.js';
+import { mapPage } from '../../db/paging.js';
 import * as repo from './repo.js';
 import type { DietPlanDetail, ReviseDietPlanInput } from './schema.js';
 
@@ -43,7 +43,7 @@ async function render(db: Db, actor: SessionUser, clientId: number, plan: Compos
 
 const mealCount = (plan: ComposedDietPlan) => plan.days.reduce((n, d) => n + d.meals.length, 0);
 
-type SummaryRow = Awaited<ReturnType<typeof repo.listPlans>>[number];
+type SummaryRow = Awaited<ReturnType<typeof repo.pagePlans>>['items'][number];
 const toSummary = (r: SummaryRow) => ({
   id: r.id,
   client: { id: r.client_id, fullName: fullName(r) },
@@ -57,12 +57,8 @@ const toSummary = (r: SummaryRow) => ({
   updatedAt: r.updated_at,
 });
 
-export function listPlans(db: Db, input: { clientId?: number; page: number; pageSize: number }) {
-  return paged(
-    input,
-    repo.listPlans(db, input).then((rows) => rows.map(toSummary)),
-    repo.countPlans(db, input.clientId),
-  );
+export async function listPlans(db: Db, input: { clientId?: number; page: number; pageSize: number }) {
+  return mapPage(await repo.pagePlans(db, input), toSummary);
 }
 
 export async function getPlan(deps: Deps, id: number): Promise<DietPlanDetail> {

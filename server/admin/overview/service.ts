@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
-import { ROLE } from '../../auth/roles.js';
 import type { Db } from '../../db/index.js';
 import { todayUtc } from '../../validation.js';
+import * as repo from './repo.js';
 import { type Overview, VISIT_DAYS } from './schema.js';
 
 const DAY_MS = 86_400_000;
@@ -12,40 +11,12 @@ const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
 export async function getOverview(db: Db, today = todayUtc()): Promise<Overview> {
   const firstDay = dayBefore(today, VISIT_DAYS - 1);
   const [bookings, support, subscriptions, clients, rating, visits] = await Promise.all([
-    db
-      .selectFrom('consultations')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('status', '=', 'new')
-      .executeTakeFirst(),
-    db
-      .selectFrom('support_requests')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('status', '=', 'open')
-      .executeTakeFirst(),
-    db
-      .selectFrom('subscriptions')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('cancelled_at', 'is', null)
-      .where('start_date', '<=', today)
-      .where('end_date', '>=', today)
-      .executeTakeFirst(),
-    db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('role', '=', ROLE.client)
-      .where('is_active', '=', true)
-      .executeTakeFirst(),
-    db
-      .selectFrom('ratings')
-      .select([sql<string | number | null>`avg(half_stars)`.as('avg_half'), (eb) => eb.fn.countAll().as('n')])
-      .executeTakeFirst(),
-    db
-      .selectFrom('visits')
-      .select(['day', (eb) => eb.fn.countAll().as('visits'), sql<number>`count(distinct visitor_hash)`.as('visitors')])
-      .where('day', '>=', firstDay)
-      .where('day', '<=', today)
-      .groupBy('day')
-      .execute(),
+    repo.countNewBookings(db),
+    repo.countOpenSupportRequests(db),
+    repo.countActiveSubscriptions(db, today),
+    repo.countActiveClients(db),
+    repo.ratingAverage(db),
+    repo.visitsPerDay(db, firstDay, today),
   ]);
   const byDay = new Map(visits.map((v) => [v.day, { visits: Number(v.visits), visitors: Number(v.visitors) }]));
   const avgHalf = rating?.avg_half == null ? null : Number(rating.avg_half);

@@ -1,7 +1,7 @@
 import { adminProcedure, router } from '../../trpc/init.js';
 import { messageResult } from '../common.js';
 import { listReviewsInput, reviewPage, setReviewPublishedInput } from './schema.js';
-import * as service from './service.js';
+import * as service from '../../rating/service.js';
 
 export const reviewsRouter = router({
   list: adminProcedure

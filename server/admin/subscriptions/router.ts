@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { adminProcedure, router } from '../../trpc/init.js';
+import { todayUtc } from '../../validation.js';
 import { byId, messageResult } from '../common.js';
 import { assignAdminInput, listSubscriptionsAdminInput, renewAdminInput, subscriptionPage } from './schema.js';
-import * as service from './service.js';
+import * as service from '../../subscription/service.js';
 
 const created = messageResult.extend({ id: z.number().int() });
 
@@ -10,17 +11,17 @@ export const subscriptionsRouter = router({
   list: adminProcedure
     .input(listSubscriptionsAdminInput)
     .output(subscriptionPage)
-    .query(({ ctx, input }) => service.listSubscriptions(ctx.deps.db, input)),
+    .query(({ ctx, input }) => service.listAllSubscriptions(ctx.deps.db, input, todayUtc(ctx.deps.clock()))),
   assign: adminProcedure
     .input(assignAdminInput)
     .output(created)
-    .mutation(({ ctx, input }) => service.assign(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.assignPlan(ctx.deps, ctx.user, input)),
   expire: adminProcedure
     .input(byId)
     .output(messageResult)
-    .mutation(({ ctx, input }) => service.expire(ctx.deps.db, ctx.user, input.id)),
+    .mutation(({ ctx, input }) => service.expireSubscription(ctx.deps.db, ctx.user, input, todayUtc(ctx.deps.clock()))),
   renew: adminProcedure
     .input(renewAdminInput)
     .output(created)
-    .mutation(({ ctx, input }) => service.renew(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.renewSubscription(ctx.deps, ctx.user, input, todayUtc(ctx.deps.clock()))),
 });

@@ -1,7 +1,7 @@
 import { adminProcedure, router } from '../../trpc/init.js';
 import { messageResult } from '../common.js';
 import { listSupportInput, replySupportInput, setSupportStatusInput, supportPage } from './schema.js';
-import * as service from './service.js';
+import * as service from '../../support/service.js';
 
 export const supportInboxRouter = router({
   list: adminProcedure

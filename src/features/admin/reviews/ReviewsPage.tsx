@@ -3,7 +3,7 @@ import { Star } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link } from 'wouter';
-import { MIN_PUBLISHED_TESTIMONIALS } from '../../../../server/admin/reviews/schema';
+import { MIN_PUBLISHED_TESTIMONIALS } from '../../../../server/rating/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
