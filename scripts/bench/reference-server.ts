@@ -1,8 +1,9 @@
 /**
  * The least server that gives the app's answers: node:http, one pg pool, named
  * (prepared) statements doing the same queries as the app (session lookup,
- * the feed page; a like toggle in one transaction: the post's row lock, the
- * like, the kept count, the event-order lock, the event row and its NOTIFY).
+ * the feed page; a like toggle in one transaction: the post's row lock with
+ * its kept count, the like or unlike in one statement, the event-order lock,
+ * the event row and its NOTIFY).
  * Started by scripts/bench.ts as
  * its own process; its throughput is what this machine allows for that work.
  */
@@ -31,11 +32,16 @@ const FEED_PAGE = {
            exists(select 1 from feed_likes l where l.post_id = p.id and l.user_id = $1) as liked_by_me
          from feed_posts p order by p.created_at desc, p.id desc limit 21`,
 };
-const LOCK_POST = { name: 'lock_post', text: 'select id from feed_posts where id = $1 for update' };
+const LOCK_POST = { name: 'lock_post', text: 'select like_count from feed_posts where id = $1 for update' };
 const LOCK_EVENTS = { name: 'lock_events', text: 'select pg_advisory_xact_lock(7)' };
-const UNLIKE = { name: 'unlike', text: 'delete from feed_likes where post_id = $1 and user_id = $2' };
-const LIKE = { name: 'like', text: 'insert into feed_likes (post_id, user_id) values ($1, $2) on conflict do nothing' };
-const COUNT = { name: 'count', text: 'select like_count as n from feed_posts where id = $1' };
+/** The app's toggle statement (server/feed/repo.ts toggleLike): unlike, or like, and the change to the count. */
+const TOGGLE = {
+  name: 'toggle',
+  text: `with gone as (delete from feed_likes where post_id = $1 and user_id = $2 returning 1),
+         added as (insert into feed_likes (post_id, user_id) select $1, $2 where not exists (select 1 from gone)
+                   on conflict (post_id, user_id) do nothing returning 1)
+         select exists (select 1 from added) as liked, ((select count(*) from added) - (select count(*) from gone))::int4 as change`,
+};
 const EVENT = {
   name: 'event',
   text: `with e as (insert into bench_reference_events (kind, post_id, actor_id, created_at)
@@ -82,17 +88,18 @@ async function toggle(req: IncomingMessage, res: ServerResponse) {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    if ((await client.query({ ...LOCK_POST, values: [feedId] })).rowCount === 0) {
+    const locked = await client.query({ ...LOCK_POST, values: [feedId] });
+    if (locked.rowCount === 0) {
       await client.query('rollback');
       return send(res, 404, { status: 404, message: 'That post does not exist.' });
     }
-    const unliked = ((await client.query({ ...UNLIKE, values: [feedId, user.id] })).rowCount ?? 0) > 0;
-    if (!unliked) await client.query({ ...LIKE, values: [feedId, user.id] });
-    const likeCount = (await client.query({ ...COUNT, values: [feedId] })).rows[0].n as number;
+    const toggled = (await client.query({ ...TOGGLE, values: [feedId, user.id] })).rows[0] as { liked: boolean; change: number };
+    const liked = toggled.liked;
+    const likeCount = (locked.rows[0].like_count as number) + toggled.change;
     await client.query(LOCK_EVENTS);
     await client.query({ ...EVENT, values: [feedId, user.id, `,${JSON.stringify({ postId: feedId, likeCount }).slice(1)}`] });
     await client.query('commit');
-    send(res, 200, { status: 200, message: 'ok', data: { feedId, liked: !unliked, likeCount } });
+    send(res, 200, { status: 200, message: 'ok', data: { feedId, liked, likeCount } });
   } catch (err) {
     await client.query('rollback').catch(() => {});
     throw err;

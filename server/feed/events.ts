@@ -6,6 +6,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { type FeedBus, type FeedBusMessage, type FeedNotification, latestFeedEventId } from '../realtime/feed-bus.js';
 import * as repo from './repo.js';
 import type { FeedEvent, FeedItem } from './schema.js';
+import { shareSerialization } from '../realtime/shared-frames.js';
 import { type FeedDeps, toFeedItem } from './service.js';
 
 /** A reconnecting subscriber is replayed at most this many events, at most this old; beyond that it resyncs. */
@@ -51,38 +52,58 @@ async function likedBy(db: Db, post: FeedItem, viewerId: number): Promise<boolea
   return repo.hasLiked(db, post.id, viewerId);
 }
 
+/**
+ * The views of one live event, each shared by every subscriber that sees it
+ * the same way ("others" for a like someone else made, "liked" / "not liked"
+ * for a post): one object, serialized once for all their sockets.
+ */
+const sharedViews = new WeakMap<FeedNotification, Map<string, FeedEvent>>();
+
+function sharedView(n: FeedNotification, key: string, make: () => FeedEvent): FeedEvent {
+  let views = sharedViews.get(n);
+  if (!views) {
+    views = new Map();
+    sharedViews.set(n, views);
+  }
+  let view = views.get(key);
+  if (!view) {
+    view = shareSerialization(make());
+    views.set(key, view);
+  }
+  return view;
+}
+
+/** The view of a live event that needs no database (almost every one), or undefined when it does. */
+function viewNow(viewerId: number, n: FeedNotification): FeedEvent | undefined {
+  if (n.kind === 'post.deleted') return sharedView(n, 'all', () => ({ kind: 'post.deleted', postId: n.postId }));
+  if (n.kind !== 'like.changed' || n.likeCount === undefined) return undefined;
+  const likeCount = n.likeCount;
+  if (n.actorId === viewerId && n.liked !== undefined) {
+    const likedByMe = n.liked;
+    return sharedView(n, 'actor', () => ({ kind: 'like.changed', postId: n.postId, likeCount, likedByMe }));
+  }
+  return sharedView(n, 'others', () => ({ kind: 'like.changed', postId: n.postId, likeCount }));
+}
+
 /** A live event as this viewer may see it: ids, counts and the viewer's own like only. */
 async function viewLive(deps: StreamDeps, viewerId: number, n: FeedNotification): Promise<FeedEvent | null> {
-  switch (n.kind) {
-    case 'post.deleted':
-      return { kind: 'post.deleted', postId: n.postId };
-    case 'like.changed': {
-      const mine = n.actorId === viewerId;
-      if (n.likeCount !== undefined) {
-        return {
-          kind: 'like.changed',
-          postId: n.postId,
-          likeCount: n.likeCount,
-          ...(mine && n.liked !== undefined ? { likedByMe: n.liked } : {}),
-        };
-      }
-      // Replayed from the log (a missed notification): today's figures.
-      const post = await postForEvent(deps, n.eventId, n.postId);
-      if (!post) return null;
-      return {
-        kind: 'like.changed',
-        postId: n.postId,
-        likeCount: post.likeCount,
-        ...(mine ? { likedByMe: await likedBy(deps.db, post, viewerId) } : {}),
-      };
-    }
-    case 'post.created':
-    case 'post.updated': {
-      const post = await postForEvent(deps, n.eventId, n.postId);
-      if (!post) return null; // removed since: its post.deleted event follows
-      return { kind: n.kind, postId: n.postId, post: { ...post, likedByMe: await likedBy(deps.db, post, viewerId) } };
-    }
+  const now = viewNow(viewerId, n);
+  if (now) return now;
+  const post = await postForEvent(deps, n.eventId, n.postId);
+  if (!post) return null; // removed since: its post.deleted event follows
+  const likedByMe = await likedBy(deps.db, post, viewerId);
+  if (n.kind === 'like.changed') {
+    // Logged before counts were (a missed notification): today's figures.
+    const mine = n.actorId === viewerId;
+    return sharedView(n, mine ? `actor:${likedByMe}` : 'others', () => ({
+      kind: 'like.changed',
+      postId: n.postId,
+      likeCount: post.likeCount,
+      ...(mine ? { likedByMe } : {}),
+    }));
   }
+  const kind = n.kind as 'post.created' | 'post.updated';
+  return sharedView(n, `liked:${likedByMe}`, () => ({ kind, postId: n.postId, post: { ...post, likedByMe } }));
 }
 
 type CatchUp = { events: { id: number; event: FeedEvent }[]; position: number; resync: boolean };
@@ -215,10 +236,13 @@ export async function* feedEventStream(
         continue;
       }
       if (message.eventId <= replayedUpTo) continue;
-      if (!(await stillSignedIn())) throw new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
-      let event: FeedEvent | null;
+      let live = stillSignedIn();
+      if (typeof live !== 'boolean') live = await live;
+      if (!live) throw new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
+      let event: FeedEvent | null | undefined;
       try {
-        event = await viewLive(deps, viewerId, message);
+        // No await (and no extra turn of the loop per subscriber) when the view needs no database.
+        event = viewNow(viewerId, message) ?? (await viewLive(deps, viewerId, message));
       } catch (err) {
         // The event happened but cannot be shown: better a refetch than a silent gap.
         deps.logger.warn('feed event could not be prepared', { eventId: message.eventId, error: (err as Error).message });

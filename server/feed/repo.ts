@@ -74,10 +74,12 @@ export async function postsByIds(db: Db, viewerId: number | null, ids: readonly 
 /**
  * Locks one post's row until the transaction ends, so writes to that post
  * (likes and their count) happen one after another while other posts'
- * writes go on in parallel. False when there is no such post.
+ * writes go on in parallel. Its kept like count as locked, or null when
+ * there is no such post.
  */
-export async function lockPost(trx: Db, id: number): Promise<boolean> {
-  return Boolean(await trx.selectFrom('feed_posts').select('id').where('id', '=', id).forUpdate().executeTakeFirst());
+export async function lockPost(trx: Db, id: number): Promise<number | null> {
+  const r = await trx.selectFrom('feed_posts').select('like_count').where('id', '=', id).forUpdate().executeTakeFirst();
+  return r ? r.like_count : null;
 }
 
 export async function postExists(db: Db, id: number): Promise<boolean> {
@@ -101,23 +103,28 @@ export function deletePost(db: Db, id: number) {
   return db.deleteFrom('feed_posts').where('id', '=', id).returning('id').executeTakeFirst();
 }
 
-/** True when a like was there and is now gone. */
-export async function deleteLike(db: Db, postId: number, userId: number): Promise<boolean> {
-  const r = await db.deleteFrom('feed_likes').where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
-}
-
-export async function insertLike(db: Db, postId: number, userId: number): Promise<void> {
-  await db
-    .insertInto('feed_likes')
-    .values({ post_id: postId, user_id: userId })
-    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
-    .execute();
-}
-
-export async function likeCount(db: Db, postId: number): Promise<number> {
-  const r = await db.selectFrom('feed_posts').select('like_count').where('id', '=', postId).executeTakeFirstOrThrow();
-  return r.like_count;
+/**
+ * Takes the user's like of a post back if there is one, else adds it, in one
+ * round trip; `change` is what that did to the count (-1 or +1; the trigger
+ * keeps the column). Call it holding the post's row lock (lockPost): this
+ * statement starts after the lock was granted, so it sees every toggle that
+ * went before it.
+ */
+export async function toggleLike(trx: Db, postId: number, userId: number): Promise<{ liked: boolean; change: number }> {
+  const { rows } = await sql<{ liked: boolean; change: number }>`
+    with gone as (
+      delete from feed_likes where post_id = ${postId} and user_id = ${userId} returning 1
+    ), added as (
+      insert into feed_likes (post_id, user_id)
+      select ${postId}, ${userId} where not exists (select 1 from gone)
+      on conflict (post_id, user_id) do nothing
+      returning 1
+    )
+    select exists (select 1 from added) as liked, ((select count(*) from added) - (select count(*) from gone))::int4 as change`.execute(
+    trx,
+  );
+  const r = rows[0]!;
+  return { liked: r.liked, change: Number(r.change) };
 }
 
 export async function hasLiked(db: Db, postId: number, userId: number): Promise<boolean> {

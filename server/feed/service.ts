@@ -61,11 +61,11 @@ export async function toggleLike(deps: FeedDeps, actor: SessionUser, input: Togg
   if (actor.role === ROLE.admin) throw forbidden('Only clients can like posts.');
   if (input.id !== actor.id) throw forbidden('You can only access your own data.');
   return deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.lockPost(trx, input.feedId))) throw notFound(POST_NOT_FOUND);
-    const unliked = await repo.deleteLike(trx, input.feedId, actor.id);
-    if (!unliked) await repo.insertLike(trx, input.feedId, actor.id);
-    const liked = !unliked;
-    const likeCount = await repo.likeCount(trx, input.feedId);
+    const lockedCount = await repo.lockPost(trx, input.feedId);
+    if (lockedCount === null) throw notFound(POST_NOT_FOUND);
+    const { liked, change } = await repo.toggleLike(trx, input.feedId, actor.id);
+    // Exact: the row lock holds back every other change to this post's count until commit.
+    const likeCount = lockedCount + change;
     await deps.feedBus.publish(trx, { kind: 'like.changed', postId: input.feedId, actorId: actor.id, likeCount, liked });
     return { feedId: input.feedId, liked, likeCount };
   });

@@ -8,6 +8,7 @@ import { echoRequestIds } from '../observability/ws.js';
 import { createContextInner } from '../trpc/context.js';
 import { closeSocketsGracefully, createWsAdmission } from './ws-admission.js';
 import { appRouter } from '../trpc/root.js';
+import { sharedFrameEncoder } from './shared-frames.js';
 import { createSocketSessions } from './socket-sessions.js';
 
 /**
@@ -23,6 +24,7 @@ export function attachTrpcWebSocket(server: Server, deps: AppDeps) {
   const handler = applyWSSHandler({
     wss,
     router: appRouter,
+    experimental_encoder: sharedFrameEncoder,
     keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
     createContext: ({ req, res, info }) => {
       const token = typeof info.connectionParams?.token === 'string' && info.connectionParams.token ? info.connectionParams.token : null;

@@ -4,10 +4,12 @@ import { ROLE } from '../auth/roles.js';
 import { AppError, RateLimitError, asOutage, describeError } from '../errors.js';
 import type { SignInOutcome } from '../observability/metrics.js';
 import { tracing } from '../observability/tracing.js';
+import { sharedOutputTransformer } from '../realtime/shared-frames.js';
 import type { Context } from './context.js';
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  // superjson both ways; live feed events are serialized once for all their subscribers (realtime/shared-frames.ts).
+  transformer: { input: superjson, output: sharedOutputTransformer },
   errorFormatter({ shape, error }) {
     const described = describeError(error);
     return {

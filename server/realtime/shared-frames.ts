@@ -1,0 +1,118 @@
+import { jsonEncoder } from '@trpc/server/adapters/ws';
+import superjson from 'superjson';
+
+/**
+ * Serialize once, send to every socket (issue 10). A live feed event that
+ * thousands of subscribers receive is one object, shared by all of them
+ * (feed/events.ts marks it with shareSerialization). tRPC serializes each
+ * subscriber's message on its own: the transformer below turns the shared
+ * payload into JSON the first time and hands back the same SerializedOnce
+ * to every later subscriber, and the WebSocket encoder splices that JSON
+ * into each subscriber's small envelope (its subscription id) instead of
+ * stringifying the payload again. Anything not marked is serialized as before.
+ */
+
+type Serialized = ReturnType<typeof superjson.serialize>;
+
+/** A payload serialized once: its superjson form, and that form as JSON text. */
+export class SerializedOnce {
+  constructor(
+    readonly value: Serialized,
+    readonly json: string,
+  ) {}
+  /** Wherever it is stringified as a whole (an HTTP response), it is what superjson would have made. */
+  toJSON(): Serialized {
+    return this.value;
+  }
+}
+
+/** Shared payloads, and their serialized tracked envelope once made (weak: they go with the event). */
+const shared = new WeakMap<object, { id: unknown; frame: SerializedOnce } | null>();
+
+/** Marks an object that many subscribers will be sent as it is: it is serialized once. Never mutate it afterwards. */
+export function shareSerialization<T extends object>(payload: T): T {
+  if (!shared.has(payload)) shared.set(payload, null);
+  return payload;
+}
+
+/**
+ * Whether superjson would leave this value as it is: strings, finite
+ * numbers, booleans, null, arrays and plain objects of those (no Date,
+ * undefined, bigint, Map...). Much cheaper than superjson's own walk, which
+ * records a path for every value; a feed page is almost all numbers.
+ */
+function isPlainJson(value: unknown, depth = 0): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (depth > 32) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainJson(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const key in value) {
+        if (key === '__proto__' || !isPlainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** superjson.serialize, without its walk when there is nothing for it to do (the same result: `{ json }`). */
+export function serializeOutput(value: unknown): Serialized {
+  return isPlainJson(value) ? ({ json: value } as Serialized) : superjson.serialize(value);
+}
+
+/**
+ * The router's output transformer: superjson, except that a tracked
+ * envelope ({ id, data }, made by the WebSocket adapter for each subscriber)
+ * around a shared payload is serialized once per payload and id.
+ */
+export const sharedOutputTransformer = {
+  serialize(value: unknown): unknown {
+    if (typeof value === 'object' && value !== null && 'data' in value && 'id' in value) {
+      const data = value.data;
+      if (typeof data === 'object' && data !== null && shared.has(data)) {
+        const hit = shared.get(data);
+        if (hit && hit.id === value.id) return hit.frame;
+        const serialized = serializeOutput(value);
+        const frame = new SerializedOnce(serialized, JSON.stringify(serialized));
+        shared.set(data, { id: value.id, frame });
+        return frame;
+      }
+    }
+    return serializeOutput(value);
+  },
+  deserialize: superjson.deserialize,
+};
+
+type Outgoing = { id?: unknown; jsonrpc?: unknown; result?: { type?: unknown; id?: unknown; data?: unknown } };
+
+/**
+ * The WebSocket adapter's encoder: JSON, as tRPC's own, with a
+ * SerializedOnce payload written in as its ready-made text: the same JSON
+ * value that stringifying the whole message would give.
+ */
+export const sharedFrameEncoder = {
+  encode(message: unknown): string {
+    const result = (message as Outgoing | null)?.result;
+    const data = result?.data;
+    if (data instanceof SerializedOnce) {
+      const m = message as Outgoing;
+      // The envelope without data ends in '}}': open it up again and close it after the payload.
+      const head = JSON.stringify({ id: m.id, jsonrpc: m.jsonrpc, result: { type: result!.type, id: result!.id } });
+      return `${head.slice(0, -2)},"data":${data.json}}}`;
+    }
+    return JSON.stringify(message);
+  },
+  decode: jsonEncoder.decode,
+};
