@@ -5,6 +5,7 @@
  *   npm run bench                      full run, writes the "Server" section of docs/benchmarks.md
  *   npm run bench -- --smoke           a few seconds of each part, nothing written (CI)
  *   npm run bench -- --profile         also writes CPU profiles of the app to .bench/
+ *   npm run bench -- --observability   logs + metrics on vs off on the feed read (scripts/bench-observability.ts)
  *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,fanout,pglite  --no-pglite  --out=FILE
  *
  * Postgres: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
@@ -280,7 +281,9 @@ async function main() {
   }
 }
 
-main().catch((err) => {
+// --observability: logs and metrics on vs off on the feed read, a separate run (scripts/bench-observability.ts).
+const run = args.has('observability') ? import('./bench-observability.js') : main();
+run.catch((err) => {
   console.error(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   process.exit(1);
 });

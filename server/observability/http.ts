@@ -78,8 +78,8 @@ export function observeRequests(deps: Pick<AppDeps, 'logger' | 'metrics'>): Midd
       ms: Math.round(seconds * 10_000) / 10,
       userId: rec.userId ?? undefined,
     };
-    if (status >= 500) logger.warn('request failed', fields);
-    else logger.info('request', fields);
+    if (status >= 500) logger.access('warn', 'request failed', fields);
+    else logger.access('info', 'request', fields);
   };
 }
 

@@ -55,7 +55,7 @@ const observed = t.middleware(async ({ ctx, path, type, next }) => {
   }
   if (path === 'auth.signIn') ctx.deps.metrics.signIn(signInOutcome(code));
   if (ctx.meta.transport === 'ws' && type !== 'subscription') {
-    ctx.deps.logger.info('ws call', {
+    ctx.deps.logger.access('info', 'ws call', {
       reqId: ctx.meta.requestId,
       route: path,
       type,
