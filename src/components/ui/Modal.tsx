@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 /**
  * The one dialog of the app (Radix Dialog: focus trap, Escape, outside click).
  * Spec: 450 px wide from the small breakpoint up, 90% on mobile; the backdrop fades in 500 ms.
+ * The header (title, close) and the footer (actions) stay on screen while the body scrolls.
  */
 export function Modal({
   open,
@@ -28,23 +29,30 @@ export function Modal({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-[1000] bg-black/50 data-[state=open]:animate-[fade-in_500ms_ease-out]" />
         <Dialog.Content
-          className={`fixed top-1/2 left-1/2 z-[1001] max-h-[90vh] w-[90%] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-2xl focus:outline-none ${
+          className={`fixed top-1/2 left-1/2 z-[1001] flex max-h-[90dvh] w-[90%] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl bg-white shadow-2xl focus:outline-none ${
             wide ? 'sm:w-[640px]' : 'sm:w-[450px]'
           }`}
         >
-          <div className="mb-4 flex items-start justify-between gap-4">
+          {/* Title and close stay put; only the body scrolls, so a long form keeps its way out and its action on screen. */}
+          <div className="flex shrink-0 items-start justify-between gap-4 border-b border-slate-200 px-6 pt-6 pb-4">
             <Dialog.Title className="text-xl font-bold text-slate-900">{title}</Dialog.Title>
             <Dialog.Close className="rounded-full p-1 text-slate-600 hover:bg-slate-100" aria-label="Close">
               <X className="h-5 w-5" aria-hidden="true" />
             </Dialog.Close>
           </div>
-          {description ? (
-            <Dialog.Description className="mb-4 text-sm text-slate-600">{description}</Dialog.Description>
-          ) : (
-            <Dialog.Description className="sr-only">{title}</Dialog.Description>
+          <div className="min-h-0 flex-1 overflow-y-auto px-6 pt-4 pb-6" data-testid="modal-body">
+            {description ? (
+              <Dialog.Description className="mb-4 text-sm text-slate-600">{description}</Dialog.Description>
+            ) : (
+              <Dialog.Description className="sr-only">{title}</Dialog.Description>
+            )}
+            {children}
+          </div>
+          {footer && (
+            <div className="flex shrink-0 justify-end gap-3 border-t border-slate-200 bg-white px-6 py-4" data-testid="modal-footer">
+              {footer}
+            </div>
           )}
-          {children}
-          {footer && <div className="mt-6 flex justify-end gap-3">{footer}</div>}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -12,7 +12,6 @@ import {
   GENDERS,
 } from '../../../../server/consultation/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
-import { Button } from '../../../components/ui/Button';
 import { controlClasses, FieldShell, TextField } from '../../../components/ui/Field';
 import { errorMessage, fieldErrors } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
@@ -45,7 +44,7 @@ const CONDITION_OPTIONS = [
  * schema; the countries load when the form opens; the overlay covers the
  * page while it submits; success toasts, then `onBooked` closes the modal.
  */
-export function ConsultationForm({ onBooked }: { onBooked: () => void }) {
+export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () => void }) {
   const trpc = useTRPC();
   const overlay = useLoadingOverlay();
   const countries = useQuery({ ...trpc.countries.list.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
@@ -73,16 +72,19 @@ export function ConsultationForm({ onBooked }: { onBooked: () => void }) {
       reset(EMPTY_CONSULTATION);
       onBooked();
     } catch (err) {
-      for (const [field, messages] of Object.entries(fieldErrors(err))) {
-        if (field in EMPTY_CONSULTATION) setError(field as keyof Fields, { message: messages[0] });
-      }
+      // The server's field errors, in the form's order; focus goes to the first, as after a failed check here.
+      const serverErrors = fieldErrors(err);
+      const inError = (Object.keys(EMPTY_CONSULTATION) as (keyof Fields)[]).filter((field) => serverErrors[field]?.[0]);
+      inError.forEach((field, i) => {
+        setError(field, { message: serverErrors[field]![0] }, { shouldFocus: i === 0 });
+      });
       toast.error(errorMessage(err));
     }
   });
 
   const countryError = errors.country?.message;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Consultation booking form">
+    <form id={id} onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Consultation booking form">
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       <RadioGroupField legend="Gender" options={GENDER_OPTIONS} error={errors.gender?.message} {...register('gender')} />
@@ -132,9 +134,6 @@ export function ConsultationForm({ onBooked }: { onBooked: () => void }) {
         error={errors.isMedicalCondition?.message}
         {...register('isMedicalCondition')}
       />
-      <Button type="submit" size="lg" className="mt-2 w-full">
-        Consult
-      </Button>
     </form>
   );
 }
