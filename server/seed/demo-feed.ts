@@ -6,7 +6,7 @@ export const DEMO_FEED_POSTS: { hoursAgo: number; text: string }[] = [
   },
   {
     hoursAgo: 30,
-    text: 'Client win: 7 kg down in 16 weeks, without giving up the Sunday dosa. Slow and steady works! 💪',
+    text: 'Client win: 7 kg down in 16 weeks, without giving up the Sunday dosa. Slow and steady works!',
   },
   {
     hoursAgo: 3 * 24 + 4,
@@ -18,7 +18,7 @@ export const DEMO_FEED_POSTS: { hoursAgo: number; text: string }[] = [
   },
   {
     hoursAgo: 9 * 24 + 6,
-    text: 'Festive season ahead 🪔 Enjoy the sweets: have them after a meal rather than on an empty stomach, and share a piece instead of finishing a whole one.',
+    text: 'Festive season ahead. Enjoy the sweets, but have them after a meal rather than on an empty stomach, and share a piece instead of finishing a whole one.',
   },
   {
     hoursAgo: 13 * 24 + 1,

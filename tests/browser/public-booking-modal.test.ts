@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { maybeScreenshot } from './public-helpers.js';
+import { screenshot } from '../helpers/pages.js';
 
 /**
  * Issue 12, booking modal: the title, the close button and Consult stay on
@@ -103,7 +103,7 @@ describe('booking modal', () => {
         }
       }
       if (scrolls) expect(deepest, 'the wheel scrolled the form').toBeGreaterThan(0);
-      await maybeScreenshot(page, `booking-modal-scrolled-${viewport.width}x${viewport.height}`);
+      await screenshot(page, `booking-modal-scrolled-${viewport.width}x${viewport.height}`);
 
       // The last field is reachable above Consult.
       const lastChoice = dialog.getByRole('radio', { name: 'No' });
@@ -135,7 +135,7 @@ describe('booking modal', () => {
     await consult.click();
     await expect.poll(() => focusedLabel(page)).toBe('State');
     expect(await onScreen(page, dialog.getByLabel('State', { exact: true })), 'State is on screen').toBe(true);
-    await maybeScreenshot(page, 'booking-modal-focus-375');
+    await screenshot(page, 'booking-modal-focus-375');
     expect(errors).toEqual([]);
     await context.close();
   });
