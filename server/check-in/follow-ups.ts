@@ -7,6 +7,7 @@ import { conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Logger } from '../logger.js';
 import type { FollowUpBus } from '../realtime/follow-up-bus.js';
+import { formatDay } from '../format.js';
 import { todayUtc } from '../validation.js';
 import { compareSchedules, addDays, daysBetween } from './cadence.js';
 import { replyMail } from './mails.js';
@@ -112,7 +113,7 @@ export async function replyToCheckIn(
       action: 'check-in.replied',
       entity: 'check_in',
       entityId: c.id,
-      summary: `Replied to the check-in of ${fullNameOf(c)} of ${c.date}`,
+      summary: `Replied to the check-in of ${fullNameOf(c)} of ${formatDay(c.date)}`,
       details: { clientId: c.client_id, reply: input.reply },
     });
     await deps.followUpBus.publish(trx, { kind: 'check-in.replied', clientId: c.client_id, checkInId: c.id });

@@ -39,7 +39,7 @@ export async function pauseSubscription(
       action: 'subscription.paused',
       entity: 'subscription',
       entityId: s.id,
-      summary: `Paused ${s.plan_name} of ${fullNameOf(s)} from ${input.from}`,
+      summary: `Paused ${s.plan_name} of ${fullNameOf(s)} from ${formatDay(input.from)}`,
       details: { clientId: s.client_id, from: input.from, reason: input.reason },
     });
     await deps.followUpBus.publish(trx, { kind: 'schedule.changed', clientId: s.client_id });
@@ -73,7 +73,7 @@ export async function resumeSubscription(
       action: 'subscription.resumed',
       entity: 'subscription',
       entityId: s.id,
-      summary: `Resumed ${s.plan_name} of ${fullNameOf(s)} on ${on} after ${pausedDays} paused days; now ends ${endDate}`,
+      summary: `Resumed ${s.plan_name} of ${fullNameOf(s)} on ${formatDay(on)} after ${pausedDays} paused days; now ends ${formatDay(endDate)}`,
       details: {
         clientId: s.client_id,
         pausedFrom: pause.paused_from,

@@ -186,6 +186,9 @@ describe('the console', () => {
 
   it('diet plans: upload a PDF, refusing a file that is not one', async () => {
     await nav(page, 'Diet plans');
+    // The last screen's toast sits over the page's actions (top right) until it times out: wait for it
+    // (clicking through it would hover it, and a hovered toast stays).
+    await expect.poll(() => page.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
     await page.getByRole('link', { name: 'New plan' }).click();
     await page.getByLabel('Client').fill('anita');
     await page
@@ -220,6 +223,11 @@ describe('the console', () => {
     await expect.poll(() => request.textContent()).toContain('Do you offer video calls');
     await screenshot(page, 'admin-support');
     await request.getByRole('button', { name: 'Reply' }).click();
+    // Issue 12: an empty reply shows one error, under the field, and no toast.
+    await request.getByRole('button', { name: 'Send reply' }).click();
+    await expect.poll(() => request.getByRole('alert').allTextContents()).toEqual(['Reply is required']);
+    expect(await page.locator('[data-sonner-toast][data-type="error"]').count()).toBe(0);
+    expect(await request.getByLabel(/Reply to Rahul/).getAttribute('aria-invalid')).toBe('true');
     await request.getByLabel(/Reply to Rahul/).fill('Yes: the 6 and 12 month plans include weekly video calls.');
     await phoneShot('support-reply');
     await request.getByRole('button', { name: 'Send reply' }).click();

@@ -55,8 +55,8 @@ describe('dashboard shell', () => {
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await expect.poll(() => nav.evaluate((el) => el.getBoundingClientRect().width)).toBe(240);
     const links = nav.getByRole('link');
-    expect(await links.allTextContents()).toEqual([...LINKS.map(([title]) => title), 'Guide']);
-    expect(await nav.getByRole('link', { name: 'Guide' }).getAttribute('href')).toBe('/platform-guide');
+    expect(await links.allTextContents()).toEqual([...LINKS.map(([title]) => title), 'Platform Guide']);
+    expect(await nav.getByRole('link', { name: 'Platform Guide' }).getAttribute('href')).toBe('/platform-guide');
     for (const [title, href] of LINKS) {
       await nav.getByRole('link', { name: title }).click();
       await expectPath(page, href);

@@ -4,9 +4,18 @@ import { forwardRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAt
  * A labelled form control with its error message underneath, wired for
  * screen readers (aria-invalid, aria-describedby). Invalid fields get a red border.
  */
-type FieldShellProps = { label: ReactNode; error?: string; hint?: ReactNode; id: string; children: ReactNode; hideLabel?: boolean };
+type FieldShellProps = {
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+  id: string;
+  children: ReactNode;
+  hideLabel?: boolean;
+  /** The error message is shown elsewhere (FieldErrorLines, with id `<id>-error`), e.g. under a row of narrow fields. */
+  errorApart?: boolean;
+};
 
-export function FieldShell({ label, error, hint, id, children, hideLabel }: FieldShellProps) {
+export function FieldShell({ label, error, hint, id, children, hideLabel, errorApart }: FieldShellProps) {
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className={hideLabel ? 'sr-only' : 'text-sm font-medium text-slate-800'}>
@@ -18,11 +27,36 @@ export function FieldShell({ label, error, hint, id, children, hideLabel }: Fiel
           {hint}
         </p>
       )}
-      {error && (
+      {error && !errorApart && (
         <p id={`${id}-error`} role="alert" className="text-sm text-red-700">
           {error}
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * The errors of a row of fields shown with `errorApart`, each on its own
+ * line under the row, named by its field unless the message already starts
+ * with its name, so narrow fields keep their width and the row its alignment.
+ */
+export function FieldErrorLines({
+  errors,
+  className = '',
+}: {
+  errors: { id: string; label: string; message?: string }[];
+  className?: string;
+}) {
+  const shown = errors.filter((e) => e.message);
+  if (shown.length === 0) return null;
+  return (
+    <div className={`flex flex-col gap-0.5 ${className}`}>
+      {shown.map((e) => (
+        <p key={e.id} id={`${e.id}-error`} role="alert" className="text-sm text-red-700">
+          {e.message!.toLowerCase().startsWith(e.label.toLowerCase()) ? e.message : `${e.label}: ${e.message}`}
+        </p>
+      ))}
     </div>
   );
 }
@@ -43,25 +77,25 @@ export function useControlProps(id: string | undefined, error: string | undefine
   };
 }
 
-type ControlProps = { label: ReactNode; error?: string; hint?: ReactNode; hideLabel?: boolean };
+type ControlProps = { label: ReactNode; error?: string; hint?: ReactNode; hideLabel?: boolean; errorApart?: boolean };
 
 export const TextField = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & ControlProps>(function TextField(
-  { label, error, hint, hideLabel, id, className = '', ...rest },
+  { label, error, hint, hideLabel, errorApart, id, className = '', ...rest },
   ref,
 ) {
   const control = useControlProps(id, error, hint);
   return (
-    <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel}>
+    <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel} errorApart={errorApart}>
       <input ref={ref} {...control} className={`${controlClasses(Boolean(error))} ${className}`} {...rest} />
     </FieldShell>
   );
 });
 
 export const TextAreaField = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement> & ControlProps>(
-  function TextAreaField({ label, error, hint, hideLabel, id, className = '', ...rest }, ref) {
+  function TextAreaField({ label, error, hint, hideLabel, errorApart, id, className = '', ...rest }, ref) {
     const control = useControlProps(id, error, hint);
     return (
-      <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel}>
+      <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel} errorApart={errorApart}>
         <textarea ref={ref} {...control} className={`${controlClasses(Boolean(error))} ${className}`} {...rest} />
       </FieldShell>
     );
@@ -69,12 +103,12 @@ export const TextAreaField = forwardRef<HTMLTextAreaElement, TextareaHTMLAttribu
 );
 
 export const SelectField = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement> & ControlProps>(function SelectField(
-  { label, error, hint, hideLabel, id, className = '', children, ...rest },
+  { label, error, hint, hideLabel, errorApart, id, className = '', children, ...rest },
   ref,
 ) {
   const control = useControlProps(id, error, hint);
   return (
-    <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel}>
+    <FieldShell label={label} error={error} hint={hint} id={control.id} hideLabel={hideLabel} errorApart={errorApart}>
       <select ref={ref} {...control} className={`${controlClasses(Boolean(error))} ${className}`} {...rest}>
         {children}
       </select>

@@ -146,12 +146,18 @@ export function Facts({ items }: { items: [ReactNode, ReactNode][] }) {
   );
 }
 
-/** A table that scrolls sideways on phones instead of squeezing its columns. */
+/**
+ * A console table. On phones (below 640 px) each row becomes a stacked card
+ * (styles.css, .stack-table): the headings are read out but not shown, and
+ * each cell is a line headed by its `data-label`; a cell without one (the
+ * row's name, its actions) stands alone. Every column, Status and the
+ * actions included, stays on screen without scrolling sideways.
+ */
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (
-    // relative: absolutely positioned descendants (sr-only labels) scroll with the table instead of widening the page.
+    // relative: absolutely positioned descendants (sr-only labels) stay inside instead of widening the page.
     <div className="relative overflow-x-auto">
-      <table className="w-full min-w-[640px] text-left text-sm" aria-label={label}>
+      <table className="stack-table w-full text-left text-sm sm:min-w-[640px]" aria-label={label}>
         {children}
       </table>
     </div>

@@ -15,7 +15,7 @@ export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'Check BMI', href: '/check-bmi', Icon: Activity },
   { title: 'My Profile', href: '/profile', Icon: UserRound },
   // Issue 12: the guide lives outside the dashboard ('~/' leaves the nested router).
-  { title: 'Guide', href: '~/platform-guide', Icon: BookOpen },
+  { title: 'Platform Guide', href: '~/platform-guide', Icon: BookOpen },
 ];
 
 export function isCurrent(link: DashboardLink, location: string): boolean {

@@ -65,9 +65,13 @@ export function AuditPage() {
                 <tbody className="divide-y divide-slate-100" data-testid="audit-rows">
                   {result.items.map((a) => (
                     <tr key={a.id}>
-                      <td className={`${td} whitespace-nowrap`}>{formatMoment(a.createdAt)}</td>
-                      <td className={td}>{a.actorEmail}</td>
-                      <td className={td}>
+                      <td className={`${td} whitespace-nowrap`} data-label="When">
+                        {formatMoment(a.createdAt)}
+                      </td>
+                      <td className={td} data-label="Who">
+                        {a.actorEmail}
+                      </td>
+                      <td className={td} data-label="What">
                         {a.summary}
                         <span className="block font-mono text-xs text-slate-500">{a.action}</span>
                       </td>

@@ -94,15 +94,21 @@ export function ClientsPage() {
                         {c.fullName}
                       </Link>
                     </td>
-                    <td className={td}>{c.email}</td>
-                    <td className={`${td} whitespace-nowrap`}>{c.phone ? formatPhone(c.phone) : '—'}</td>
-                    <td className={td}>
+                    <td className={td} data-label="Email">
+                      {c.email}
+                    </td>
+                    <td className={`${td} whitespace-nowrap`} data-label="Phone">
+                      {c.phone ? formatPhone(c.phone) : '—'}
+                    </td>
+                    <td className={td} data-label="Status">
                       <span className="flex flex-wrap gap-1">
                         {c.isActive ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}
                         {!c.hasPassword && <Badge tone="amber">Invited</Badge>}
                       </span>
                     </td>
-                    <td className={td}>{formatDay(c.createdAt.toISOString().slice(0, 10))}</td>
+                    <td className={td} data-label="Added">
+                      {formatDay(c.createdAt.toISOString().slice(0, 10))}
+                    </td>
                   </tr>
                 ))}
               </tbody>

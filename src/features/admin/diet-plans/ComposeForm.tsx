@@ -9,7 +9,7 @@ import {
   HOUSEHOLD_UNITS,
 } from '../../../../server/diet-plan/schema';
 import { Button } from '../../../components/ui/Button';
-import { SelectField, TextAreaField, TextField } from '../../../components/ui/Field';
+import { FieldErrorLines, SelectField, TextAreaField, TextField } from '../../../components/ui/Field';
 
 type Form = ComposedDietPlanInput;
 type Errors = FieldErrors<Form>;
@@ -90,12 +90,14 @@ export function ComposeForm({
       {days.fields.map((day, d) => (
         <fieldset key={day.id} className="rounded-2xl border border-slate-200 bg-slate-50/60 p-3 sm:p-4" data-testid="compose-day">
           <legend className="sr-only">Day {d + 1}</legend>
-          <div className="mb-3 flex flex-wrap items-end gap-2">
-            <div className="min-w-0 flex-1">
+          <div className="mb-3 grid grid-cols-[minmax(0,1fr)_auto_auto] items-end gap-2">
+            <div className="min-w-0">
               <TextField
+                id={`day-${day.id}-label`}
                 label={`Day ${d + 1}`}
                 placeholder="Monday, Day 1 or Mon, Wed, Fri"
                 error={errors.days?.[d]?.label?.message}
+                errorApart
                 {...register(`days.${d}.label`)}
               />
             </div>
@@ -117,6 +119,10 @@ export function ComposeForm({
             >
               <Trash2 className="h-4 w-4" aria-hidden="true" />
             </Button>
+            <FieldErrorLines
+              className="col-span-full"
+              errors={[{ id: `day-${day.id}-label`, label: `Day ${d + 1}`, message: errors.days?.[d]?.label?.message }]}
+            />
           </div>
           <MealsEditor control={control} register={register} errors={errors} d={d} />
         </fieldset>
@@ -169,18 +175,49 @@ function MealsEditor({ control, register, errors, d }: Part) {
         const e = dayErrors?.[m];
         return (
           <div key={meal.id} className="rounded-xl border border-slate-200 bg-white p-3" data-testid="compose-meal">
-            <div className="grid grid-cols-[7rem_1fr_auto] items-end gap-2">
-              <TextField label="Time" type="time" error={e?.time?.message} {...register(`days.${d}.meals.${m}.time`)} />
-              <TextField label="Meal" placeholder="Breakfast" error={e?.name?.message} {...register(`days.${d}.meals.${m}.name`)} />
-              <Button
-                variant="ghost"
-                size="sm"
-                onClick={() => meals.remove(m)}
-                disabled={meals.fields.length === 1}
-                aria-label={`Remove meal ${m + 1} of day ${d + 1}`}
+            {/* Phones: Time with Remove beside it, Meal underneath. Wider: Time | Meal | Remove. Errors each on a line below. */}
+            <div className="grid grid-cols-[minmax(0,1fr)_auto] items-end gap-2 sm:grid-cols-[10rem_minmax(0,1fr)_auto]">
+              <div className="col-start-1 row-start-1 max-w-[12rem] sm:max-w-none" data-testid="compose-time">
+                <TextField
+                  id={`meal-${meal.id}-time`}
+                  label="Time"
+                  type="time"
+                  error={e?.time?.message}
+                  errorApart
+                  {...register(`days.${d}.meals.${m}.time`)}
+                />
+              </div>
+              <div
+                className="col-span-2 col-start-1 row-start-2 sm:col-span-1 sm:col-start-2 sm:row-start-1"
+                data-testid="compose-meal-name"
               >
-                <Trash2 className="h-4 w-4" aria-hidden="true" />
-              </Button>
+                <TextField
+                  id={`meal-${meal.id}-name`}
+                  label="Meal"
+                  placeholder="Breakfast"
+                  error={e?.name?.message}
+                  errorApart
+                  {...register(`days.${d}.meals.${m}.name`)}
+                />
+              </div>
+              <div className="col-start-2 row-start-1 justify-self-end sm:col-start-3">
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => meals.remove(m)}
+                  disabled={meals.fields.length === 1}
+                  aria-label={`Remove meal ${m + 1} of day ${d + 1}`}
+                >
+                  <Trash2 className="h-4 w-4" aria-hidden="true" />
+                </Button>
+              </div>
+              <FieldErrorLines
+                className="col-span-full"
+                errors={[
+                  { id: `meal-${meal.id}-time`, label: 'Time', message: e?.time?.message },
+                  { id: `meal-${meal.id}-name`, label: 'Meal', message: e?.name?.message },
+                ]}
+              />
             </div>
             <ItemsEditor control={control} register={register} errors={errors} d={d} m={m} />
             <div className="mt-2">
@@ -221,6 +258,7 @@ function ItemsEditor({ control, register, errors, d, m }: Part & { m: number }) 
       {items.fields.map((item, i) => {
         const e = mealErrors?.[i];
         const base = `days.${d}.meals.${m}.items.${i}` as const;
+        const id = `item-${item.id}`;
         return (
           <div
             key={item.id}
@@ -228,34 +266,70 @@ function ItemsEditor({ control, register, errors, d, m }: Part & { m: number }) 
             data-testid="compose-item"
           >
             <div className="col-span-2 sm:col-span-1">
-              <TextField label="Food" placeholder="e.g. Vegetable poha" error={e?.food?.message} {...register(`${base}.food`)} />
+              <TextField
+                id={`${id}-food`}
+                label="Food"
+                placeholder="e.g. Vegetable poha"
+                error={e?.food?.message}
+                errorApart
+                {...register(`${base}.food`)}
+              />
             </div>
             <TextField
+              id={`${id}-qty`}
               label="Qty"
               type="number"
               step="0.25"
               min="0.25"
               error={e?.portion?.quantity?.message}
+              errorApart
               {...register(`${base}.portion.quantity`, num)}
             />
-            <SelectField label="Unit" error={e?.portion?.unit?.message} {...register(`${base}.portion.unit`)}>
+            <SelectField id={`${id}-unit`} label="Unit" error={e?.portion?.unit?.message} errorApart {...register(`${base}.portion.unit`)}>
               {UNITS.map((u) => (
                 <option key={u} value={u}>
                   {HOUSEHOLD_UNITS[u].one}
                 </option>
               ))}
             </SelectField>
-            <TextField label="Grams" type="number" min="1" error={e?.portion?.grams?.message} {...register(`${base}.portion.grams`, num)} />
-            <TextField label="ml" type="number" min="1" error={e?.portion?.ml?.message} {...register(`${base}.portion.ml`, num)} />
+            <TextField
+              id={`${id}-grams`}
+              label="Grams"
+              type="number"
+              min="1"
+              error={e?.portion?.grams?.message}
+              errorApart
+              {...register(`${base}.portion.grams`, num)}
+            />
+            <TextField
+              id={`${id}-ml`}
+              label="ml"
+              type="number"
+              min="1"
+              error={e?.portion?.ml?.message}
+              errorApart
+              {...register(`${base}.portion.ml`, num)}
+            />
             <Button
               variant="ghost"
               size="sm"
+              className="col-span-2 justify-self-end sm:col-span-1"
               onClick={() => items.remove(i)}
               disabled={items.fields.length === 1}
               aria-label={`Remove food ${i + 1}`}
             >
               <Trash2 className="h-4 w-4" aria-hidden="true" />
             </Button>
+            <FieldErrorLines
+              className="col-span-full"
+              errors={[
+                { id: `${id}-food`, label: 'Food', message: e?.food?.message },
+                { id: `${id}-qty`, label: 'Qty', message: e?.portion?.quantity?.message },
+                { id: `${id}-unit`, label: 'Unit', message: e?.portion?.unit?.message },
+                { id: `${id}-grams`, label: 'Grams', message: e?.portion?.grams?.message },
+                { id: `${id}-ml`, label: 'ml', message: e?.portion?.ml?.message },
+              ]}
+            />
           </div>
         );
       })}

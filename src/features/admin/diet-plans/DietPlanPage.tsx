@@ -154,14 +154,16 @@ export function DietPlanPage() {
                   <td className={td}>
                     v{v.version} {v.current && <Badge tone="green">Client sees this</Badge>}
                   </td>
-                  <td className={td}>
+                  <td className={td} data-label="Title and period">
                     {v.title}
                     <span className="block text-xs text-slate-500">
                       {formatDay(v.from)} – {formatDay(v.to)}
                     </span>
                   </td>
-                  <td className={td}>{v.source === 'composed' ? 'Composed' : 'Uploaded'}</td>
-                  <td className={td}>
+                  <td className={td} data-label="Kind">
+                    {v.source === 'composed' ? 'Composed' : 'Uploaded'}
+                  </td>
+                  <td className={td} data-label="Saved">
                     {formatMoment(v.createdAt)}
                     {v.createdBy && <span className="block text-xs text-slate-500">by {v.createdBy}</span>}
                   </td>

@@ -27,20 +27,22 @@ export function DietPlanTable({ items, showClient = true }: { items: Row[]; show
               </Link>
             </td>
             {showClient && (
-              <td className={td}>
+              <td className={td} data-label="Client">
                 <Link href={`/clients/${p.client.id}`} className="hover:underline">
                   {p.client.fullName}
                 </Link>
               </td>
             )}
-            <td className={`${td} whitespace-nowrap`}>
+            <td className={`${td} whitespace-nowrap`} data-label="Period">
               {formatDay(p.from)} – {formatDay(p.to)}
             </td>
-            <td className={td}>
+            <td className={td} data-label="Kind">
               {p.source === 'composed' ? <Badge tone="teal">Composed</Badge> : <Badge tone="slate">Uploaded PDF</Badge>}
               <span className="block text-xs text-slate-500">{formatBytes(p.bytes)}</span>
             </td>
-            <td className={td}>v{p.version}</td>
+            <td className={td} data-label="Version">
+              v{p.version}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -60,16 +60,20 @@ export function SubscriptionTable({ items, showClient = true }: { items: AdminSu
                   </Link>
                 </td>
               )}
-              <td className={td}>
+              <td className={td} data-label="Plan">
                 {s.planName}
                 <span className="block text-xs text-slate-500">{s.planType}</span>
               </td>
-              <td className={`${td} whitespace-nowrap`}>
+              <td className={`${td} whitespace-nowrap`} data-label="Period">
                 {formatDay(s.startDate)} – {formatDay(s.endDate)}
               </td>
-              <td className={td}>{formatRupees(s.listPrice)}</td>
-              <td className={td}>{formatRupees(s.amountReceived)}</td>
-              <td className={td}>
+              <td className={td} data-label="List price">
+                {formatRupees(s.listPrice)}
+              </td>
+              <td className={td} data-label="Received">
+                {formatRupees(s.amountReceived)}
+              </td>
+              <td className={td} data-label="Status">
                 <Badge tone={STATUS_TONE[s.status]}>{s.status}</Badge>
               </td>
               <td className={`${td} text-right whitespace-nowrap`}>

@@ -3,11 +3,12 @@ import { LifeBuoy, Reply } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link } from 'wouter';
+import { replyForm } from '../../../../server/admin/support/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextAreaField } from '../../../components/ui/Field';
-import { errorMessage } from '../../../lib/errors';
+import { fieldErrors } from '../../../lib/errors';
 import type { RouterOutputs } from '../../../lib/router-types';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
@@ -80,16 +81,26 @@ function RequestCard({ request: r }: { request: Request }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
 
+  /** One error per failure: a reply the server refused is shown under the reply field, anything else as a toast. */
   const done = async (work: Promise<{ message: string }>, onOk?: () => void) => {
     try {
       const answer = await overlay.run(work);
       await queryClient.invalidateQueries(trpc.admin.pathFilter());
       toast.success(answer.message);
+      setError(undefined);
       onOk?.();
     } catch (e) {
-      setError(errorMessage(e));
-      toastError(e);
+      const replyError = fieldErrors(e).reply?.[0];
+      if (replyError) setError(replyError);
+      else toastError(e);
     }
+  };
+
+  const onSendReply = () => {
+    // The server's rule, checked here first: an empty reply gets one message, under the field, and no request.
+    const checked = replyForm.safeParse({ reply: text });
+    if (!checked.success) return setError(checked.error.issues[0]?.message);
+    void done(reply.mutateAsync({ id: r.id, reply: checked.data.reply }), () => setReplying(false));
   };
 
   return (
@@ -126,14 +137,24 @@ function RequestCard({ request: r }: { request: Request }) {
               label={`Reply to ${r.name} (sent by email)`}
               rows={4}
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => {
+                setText(e.target.value);
+                setError(undefined);
+              }}
               error={error}
             />
             <div className="flex justify-end gap-2">
-              <Button variant="secondary" size="sm" onClick={() => setReplying(false)}>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => {
+                  setReplying(false);
+                  setError(undefined);
+                }}
+              >
                 Cancel
               </Button>
-              <Button size="sm" onClick={() => void done(reply.mutateAsync({ id: r.id, reply: text }), () => setReplying(false))}>
+              <Button size="sm" onClick={onSendReply}>
                 Send reply
               </Button>
             </div>

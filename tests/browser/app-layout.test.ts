@@ -1,0 +1,217 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assignSubscription } from '../../server/subscription/service.js';
+import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { expectPath, nav, newPage, shot, signInAsAdmin } from './admin-helpers.js';
+
+/**
+ * Issue 12, the signed-in areas as a person sees them at 375 and 1440 px: one
+ * content width per area, so titles never jump between pages; console tables become
+ * stacked cards on a phone with Status and the actions on screen, and the plan
+ * composer's time fields show "07:30 AM" whole, Meal under Time on a phone,
+ * each error on its own line. Screenshots: /tmp/shots/admin-*-{375,1440}.png.
+ */
+let server: TestServer;
+let browser: Browser;
+let admin: TestUser;
+let client: TestUser;
+let page: Page;
+let errors: string[];
+let closeContext: () => Promise<void>;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
+  admin = await server.user({ role: 'admin', firstName: 'Meera', lastName: 'Iyer' });
+  client = await server.user({ firstName: 'Priya', lastName: 'Nair' });
+  await assignSubscription(server.deps.db, {
+    clientId: client.id,
+    planType: 'DP',
+    planId: 'tier-pcod',
+    startDate: '2026-11-01',
+    amountReceived: 2125,
+  });
+  const opened = await newPage(browser, server, { viewport: DESKTOP });
+  page = opened.page;
+  errors = opened.errors;
+  closeContext = () => opened.context.close();
+});
+afterAll(async () => {
+  await closeContext?.();
+  await browser?.close();
+  await server?.stop();
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const box = async (locator: Locator): Promise<Box> => {
+  const b = await locator.boundingBox();
+  if (!b) throw new Error('not on screen');
+  return b;
+};
+/** Inside the viewport's width: seen without scrolling sideways. */
+const withinWidth = (b: Box, width: number) => b.x >= 0 && b.x + b.width <= width;
+let signedIn = false;
+/** Signs in once, in whichever test runs first (expect.poll needs a test). */
+async function ensureSignedIn() {
+  if (signedIn) return;
+  await page.setViewportSize(DESKTOP);
+  await signInAsAdmin(page, admin);
+  signedIn = true;
+}
+const pageScrollsSideways = () => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+/** Where each page's title starts and how wide the area's content is. */
+async function titleAndWidth(p: Page, area: 'admin' | 'dashboard', path: string) {
+  await p.goto(path);
+  const title = p.getByRole('heading', { level: 1 });
+  await expect.poll(() => title.count()).toBe(1);
+  const [titleBox, contentBox] = await Promise.all([box(title), box(p.getByTestId(`${area}-content`))]);
+  return { path, titleX: titleBox.x, contentX: contentBox.x, contentWidth: contentBox.width };
+}
+
+describe('one content width per area', () => {
+  it('starts every title at the same x, in the console and in the dashboard', async () => {
+    await ensureSignedIn();
+    const consolePages = [
+      '/admin',
+      '/admin/clients',
+      `/admin/clients/${client.id}`,
+      '/admin/subscriptions',
+      '/admin/diet-plans',
+      `/admin/diet-plans/new?client=${client.id}`,
+      '/admin/support',
+      '/admin/audit',
+    ];
+    const seen = [];
+    for (const path of consolePages) seen.push(await titleAndWidth(page, 'admin', path));
+    for (const s of seen) expect({ ...s, path: '' }).toEqual({ ...seen[0], path: '' });
+
+    const { context, page: clientPage, errors: clientErrors } = await newPage(browser, server, { viewport: DESKTOP, as: client });
+    const dashboardPages = [
+      'feeds',
+      'diet-plan',
+      'update-weight',
+      'weight-history',
+      'write-review',
+      'active-subscription',
+      'check-bmi',
+      'profile',
+    ];
+    const dash = [];
+    for (const path of dashboardPages) dash.push(await titleAndWidth(clientPage, 'dashboard', `/dashboard/${path}`));
+    for (const s of dash) expect({ ...s, path: '' }).toEqual({ ...dash[0], path: '' });
+    expect(clientErrors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('console tables on a phone', () => {
+  it('stack each row as a card with Status and the actions on screen', async () => {
+    await ensureSignedIn();
+    await page.setViewportSize(PHONE);
+    await page.goto('/admin/subscriptions');
+    const rows = page.getByTestId('subscription-rows');
+    await expect.poll(() => rows.textContent()).toContain('Priya Nair');
+    const row = rows.locator('tr').first();
+    const status = row.getByText('Active', { exact: true });
+    const renew = row.getByRole('button', { name: 'Renew' });
+    const expire = row.getByRole('button', { name: 'Expire' });
+    for (const target of [status, renew, expire]) {
+      expect(withinWidth(await box(target), PHONE.width)).toBe(true);
+    }
+    // Each cell is a labelled line, the headings are still read out, and nothing scrolls sideways.
+    expect(await row.locator('td[data-label="Status"]').evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"Status"');
+    expect(await page.getByRole('columnheader', { name: 'Status' }).count()).toBe(1);
+    expect(await pageScrollsSideways()).toBe(false);
+    const scroller = rows.locator('xpath=ancestor::div[1]');
+    expect(await scroller.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // The period reads "1 Nov 2026 – 28 Nov 2026": a "4 Weeks" plan lasts 28 days.
+    expect(await row.locator('td[data-label="Period"]').textContent()).toContain('1 Nov 2026 – 28 Nov 2026');
+    await shot(page, 'subscriptions-cards');
+
+    for (const [link, testId, name] of [['Clients', 'clients-rows', 'clients-cards']] as const) {
+      await page.getByRole('button', { name: 'Expand navigation' }).click();
+      await nav(page, link);
+      await expect.poll(() => page.getByTestId(testId).locator('tr').count()).toBeGreaterThan(0);
+      expect(await pageScrollsSideways()).toBe(false);
+      await shot(page, name);
+    }
+    const clientRow = page.getByTestId('clients-rows').locator('tr').first();
+    expect(withinWidth(await box(clientRow.getByText('Active', { exact: true })), PHONE.width)).toBe(true);
+
+    // On a desktop it is a table again, one row per line.
+    await page.setViewportSize(DESKTOP);
+    await expect.poll(() => clientRow.evaluate((el) => getComputedStyle(el).display)).toBe('table-row');
+    expect(await page.getByRole('columnheader', { name: 'Status' }).isVisible()).toBe(true);
+    await shot(page, 'clients-table');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the plan composer', () => {
+  /** The room inside a time field against the width "07:30 AM" needs in its own font, plus the clock button. */
+  const timeFieldRoom = (field: Locator) =>
+    field.evaluate((el) => {
+      const css = getComputedStyle(el);
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = `${css.fontWeight} ${css.fontSize} ${css.fontFamily}`;
+      const inner = el.clientWidth - Number.parseFloat(css.paddingLeft) - Number.parseFloat(css.paddingRight);
+      return inner - ctx.measureText('07:30 AM').width;
+    });
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    it(`shows "07:30 AM" whole at ${viewport.width} px, Meal under Time on a phone, and each error on its own line`, async () => {
+      await ensureSignedIn();
+      await page.setViewportSize(viewport);
+      await page.goto(`/admin/diet-plans/new?client=${client.id}&mode=compose`);
+      await expectPath(page, '/admin/diet-plans/new');
+      const meal = page.getByTestId('compose-meal').first();
+      const time = meal.getByLabel('Time', { exact: true });
+      await expect.poll(() => time.inputValue()).toBe('07:30');
+      // The clock button and the gap before it take about 30 px: the text needs more than that to spare.
+      expect(await timeFieldRoom(time)).toBeGreaterThan(30);
+      expect(withinWidth(await box(time), viewport.width)).toBe(true);
+
+      const timeBox = await box(meal.getByTestId('compose-time'));
+      const nameBox = await box(meal.getByTestId('compose-meal-name'));
+      if (viewport === PHONE) expect(nameBox.y).toBeGreaterThanOrEqual(timeBox.y + timeBox.height);
+      else expect(Math.abs(nameBox.y - timeBox.y)).toBeLessThan(2);
+      await shot(page, 'composer');
+
+      // Errors: each on its own line under its row; the row's fields keep their line.
+      const item = page.getByTestId('compose-item').first();
+      await item.getByLabel('Food', { exact: true }).fill('');
+      await item.getByLabel('Grams', { exact: true }).fill('');
+      await time.fill('');
+      await page.getByRole('button', { name: /^Save/ }).click();
+      const itemAlerts = item.getByRole('alert');
+      await expect.poll(() => itemAlerts.count()).toBe(2);
+      const [foodError, gramsError] = await itemAlerts.allTextContents();
+      expect(foodError).toBe('Food is required');
+      expect(gramsError).toMatch(/^Grams: /);
+      // Measured in one go: the focus moving to the first field in error scrolls the page smoothly meanwhile.
+      const [qtyBox, unitBox, gramsBox, firstError, secondError] = await item.evaluate((row) => {
+        const rect = (el: Element | null | undefined) => {
+          const r = el!.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        };
+        const field = (name: string) => row.querySelector(`[id$="-${name}"]:is(input, select)`);
+        const alerts = row.querySelectorAll('[role="alert"]');
+        return [rect(field('qty')), rect(field('unit')), rect(field('grams')), rect(alerts[0]), rect(alerts[1])];
+      });
+      const bottom = (b: Box) => b.y + b.height;
+      expect(Math.abs(bottom(qtyBox) - bottom(unitBox))).toBeLessThan(2);
+      if (viewport === DESKTOP) expect(Math.abs(bottom(qtyBox) - bottom(gramsBox))).toBeLessThan(2);
+      expect(firstError.y).toBeGreaterThanOrEqual(bottom(gramsBox));
+      expect(secondError.y).toBeGreaterThanOrEqual(bottom(firstError));
+      // Each error line is as wide as the row, not squeezed into a narrow column.
+      expect(firstError.width).toBeGreaterThan(gramsBox.width * 2);
+      expect(await item.getByLabel('Grams', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      const describedBy = await item.getByLabel('Food', { exact: true }).getAttribute('aria-describedby');
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(foodError);
+      expect(await meal.getByRole('alert').first().textContent()).toMatch(/^Time must be/);
+      await shot(page, 'composer-errors');
+      expect(errors).toEqual([]);
+    });
+  }
+});
