@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignSubscription } from '../../server/subscription/service.js';
 import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { expectPath, nav, newPage, shot, signInAsAdmin } from './admin-helpers.js';
+import { expectPath, nav, newPage, screenshot, signInAsAdmin } from '../helpers/pages.js';
 
 /**
  * Issue 12, the signed-in areas as a person sees them at 375 and 1440 px: one
  * content width per area, so titles never jump between pages; console tables become
  * stacked cards on a phone with Status and the actions on screen, and the plan
  * composer's time fields show "07:30 AM" whole, Meal under Time on a phone,
- * each error on its own line. Screenshots: /tmp/shots/admin-*-{375,1440}.png.
+ * each error on its own line. Screenshots (with SHOTS_DIR set): admin-*-{375,1440}.png.
  */
 let server: TestServer;
 let browser: Browser;
@@ -127,14 +127,14 @@ describe('console tables on a phone', () => {
     expect(await scroller.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     // The period reads "1 Nov 2026 – 28 Nov 2026": a "4 Weeks" plan lasts 28 days.
     expect(await row.locator('td[data-label="Period"]').textContent()).toContain('1 Nov 2026 – 28 Nov 2026');
-    await shot(page, 'subscriptions-cards');
+    await screenshot(page, 'admin-subscriptions-cards');
 
     for (const [link, testId, name] of [['Clients', 'clients-rows', 'clients-cards']] as const) {
       await page.getByRole('button', { name: 'Expand navigation' }).click();
       await nav(page, link);
       await expect.poll(() => page.getByTestId(testId).locator('tr').count()).toBeGreaterThan(0);
       expect(await pageScrollsSideways()).toBe(false);
-      await shot(page, name);
+      await screenshot(page, `admin-${name}`);
     }
     const clientRow = page.getByTestId('clients-rows').locator('tr').first();
     expect(withinWidth(await box(clientRow.getByText('Active', { exact: true })), PHONE.width)).toBe(true);
@@ -143,7 +143,7 @@ describe('console tables on a phone', () => {
     await page.setViewportSize(DESKTOP);
     await expect.poll(() => clientRow.evaluate((el) => getComputedStyle(el).display)).toBe('table-row');
     expect(await page.getByRole('columnheader', { name: 'Status' }).isVisible()).toBe(true);
-    await shot(page, 'clients-table');
+    await screenshot(page, 'admin-clients-table');
     expect(errors).toEqual([]);
   });
 });
@@ -176,7 +176,7 @@ describe('the plan composer', () => {
       const nameBox = await box(meal.getByTestId('compose-meal-name'));
       if (viewport === PHONE) expect(nameBox.y).toBeGreaterThanOrEqual(timeBox.y + timeBox.height);
       else expect(Math.abs(nameBox.y - timeBox.y)).toBeLessThan(2);
-      await shot(page, 'composer');
+      await screenshot(page, 'admin-composer');
 
       // Errors: each on its own line under its row; the row's fields keep their line.
       const item = page.getByTestId('compose-item').first();
@@ -210,7 +210,7 @@ describe('the plan composer', () => {
       const describedBy = await item.getByLabel('Food', { exact: true }).getAttribute('aria-describedby');
       expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(foodError);
       expect(await meal.getByRole('alert').first().textContent()).toMatch(/^Time must be/);
-      await shot(page, 'composer-errors');
+      await screenshot(page, 'admin-composer-errors');
       expect(errors).toEqual([]);
     });
   }
