@@ -4,7 +4,15 @@ import { formatMoment, formatPhone, SERVICE_TIME_ZONE } from '../format.js';
 import { bookingReceivedMail } from '../mail/templates.js';
 import { findCountry } from '../countries/repo.js';
 import type { AppDeps } from '../deps.js';
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
+import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type Booking } from '../admin/bookings/schema.js';
+import { changedFields, recordAudit } from '../audit/record.js';
+import type { SessionUser } from '../auth/session.js';
+import type { Db } from '../db/index.js';
+import { mapPage } from '../db/paging.js';
+import type { ConsultationStatus } from '../db/schema.js';
+import { splitFullName } from '../users/service.js';
+import { heightTextToMetres } from './height.js';
 import { oneLine } from '../support/service.js';
 import type { RequestMeta } from '../trpc/context.js';
 import * as repo from './repo.js';
@@ -40,4 +48,89 @@ export async function bookConsultation(deps: Pick<AppDeps, 'db' | 'mailer' | 'co
     bookingReceivedMail({ to: input.email, name: input.name, phone: formatPhone(input.contact), bookingId: saved.id }),
   );
   return { message: CONSULTATION_BOOKED, data: { id: saved.id } };
+}
+
+/* The console's side: the dietitian reads and files bookings. */
+
+const BOOKING_MISSING = 'That booking does not exist.';
+
+type Row = NonNullable<Awaited<ReturnType<typeof repo.findBooking>>>;
+const toBooking = (r: Row): Booking => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  gender: r.gender,
+  genderLabel: genderLabel(r.gender) ?? 'Not given',
+  age: r.age,
+  height: r.height,
+  weight: r.weight,
+  state: r.state,
+  contact: r.contact,
+  country: { id: r.country_id, name: r.country_name },
+  isMedicalCondition: r.is_medical_condition,
+  status: r.status,
+  notes: r.notes,
+  clientId: r.client_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export async function listBookings(db: Db, input: { status: 'all' | ConsultationStatus; page: number; pageSize: number }) {
+  return mapPage(await repo.pageBookings(db, input), toBooking);
+}
+
+export async function getBooking(db: Db, input: { id: number }) {
+  const { id } = input;
+  const row = await repo.findBooking(db, id);
+  if (!row) throw notFound(BOOKING_MISSING);
+  const b = toBooking(row);
+  const { firstName, lastName } = splitFullName(b.name);
+  return {
+    ...b,
+    prefill: {
+      firstName,
+      lastName,
+      email: b.email.trim().toLowerCase(),
+      phone: b.contact,
+      heightM: heightTextToMetres(b.height),
+      weightKg: b.weight,
+      conditionNotes: [
+        b.isMedicalCondition ? 'Has a medical condition (from the booking).' : '',
+        `Booking #${b.id}: age ${b.age}, ${b.genderLabel.toLowerCase()}, height "${b.height}", ${b.state}, ${b.country.name}.`,
+        b.notes ? `Notes: ${b.notes}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    },
+  };
+}
+
+export async function updateBooking(db: Db, actor: SessionUser, input: { id: number; status?: ConsultationStatus; notes?: string | null }) {
+  return db.transaction().execute(async (trx) => {
+    const before = await repo.findBookingForUpdate(trx, input.id);
+    if (!before) throw notFound(BOOKING_MISSING);
+    if (input.status && input.status !== before.status) {
+      if (input.status === 'converted') {
+        const message = 'Convert a booking by creating the client from it (the Convert button).';
+        throw badRequest(message, { status: [message] });
+      }
+      if (!BOOKING_TRANSITIONS[before.status].includes(input.status)) {
+        const message = `A ${BOOKING_STATUS_LABELS[before.status].toLowerCase()} booking cannot be marked ${BOOKING_STATUS_LABELS[input.status].toLowerCase()}.`;
+        throw badRequest(message, { status: [message] });
+      }
+    }
+    const after = { status: input.status, notes: input.notes };
+    const changes = changedFields(before, after);
+    if (Object.keys(changes).length === 0) return { message: 'Nothing changed.' };
+    await repo.updateBooking(trx, input.id, after);
+    const statusChange = changes.status ? `status ${before.status} → ${input.status}` : '';
+    await recordAudit(trx, actor, {
+      action: changes.status ? 'booking.status_changed' : 'booking.notes_updated',
+      entity: 'booking',
+      entityId: input.id,
+      summary: `Booking #${input.id} (${before.name}): ${[statusChange, changes.notes ? 'notes updated' : ''].filter(Boolean).join(', ')}`,
+      details: changes,
+    });
+    return { message: 'The booking was updated.' };
+  });
 }

@@ -16,7 +16,7 @@ export function dietPlanPdfRoutes(deps: AppDeps) {
     try {
       const params = pdfLinkParams.safeParse(c.req.param());
       if (!params.success) throw forbidden(INVALID_LINK_MESSAGE);
-      const plan = await openSignedPdf(deps.db, deps.secret, params.data.id, { exp: c.req.query('exp'), sig: c.req.query('sig') });
+      const plan = await openSignedPdf(deps, { id: params.data.id, exp: c.req.query('exp'), sig: c.req.query('sig') });
       // A fresh ArrayBuffer: both drivers may hand back a view into a larger buffer.
       const body = new Uint8Array(plan.pdf).buffer;
       return c.body(body, 200, {

@@ -7,7 +7,5 @@ export const dietPlanRouter = router({
   list: clientProcedure
     .input(listDietPlansInput)
     .output(dietPlanList)
-    .query(({ ctx, input }) =>
-      service.listDietPlans(ctx.deps.db, ctx.user, input, { secret: ctx.deps.secret, baseUrl: ctx.deps.config.publicUrl }),
-    ),
+    .query(({ ctx, input }) => service.listDietPlans(ctx.deps, ctx.user, input)),
 });

@@ -1,30 +1,42 @@
-import { clientToActFor, requireClient } from '../auth/guards.js';
+import type { DietPlanDetail, ReviseDietPlanInput } from '../admin/diet-plans/schema.js';
+import { recordAudit } from '../audit/record.js';
+import { clientNotFound, clientToActFor, requireClient } from '../auth/guards.js';
 import type { SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
-import { badRequest, forbidden, issueMessage, zodFieldErrors } from '../errors.js';
+import type { AppDeps } from '../deps.js';
+import { badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
+import { mapPage } from '../db/paging.js';
+import { type MailDeps, mailDietPlanPublished } from '../notify/client-mail.js';
+import { renderDietPlanPdf } from '../pdf/diet-plan.js';
+import { findClientAccount } from '../users/repo.js';
 import * as repo from './repo.js';
-import { DIET_PLAN_PDF_MAX_BYTES, type DietPlanList, type ListDietPlansInput, newDietPlanFields } from './schema.js';
+import {
+  type ComposedDietPlan,
+  composedDietPlanSchema,
+  DIET_PLAN_PDF_MAX_BYTES,
+  type DietPlanList,
+  type ListDietPlansInput,
+  newDietPlanFields,
+} from './schema.js';
 import { checkPdfLink, signPdfLink } from './signed-url.js';
 
-/** What signing a PDF link needs: the app secret and, when known, the public origin. */
-export type PdfLinkSigner = { secret: string; baseUrl?: string; now?: () => number };
-
 /** One page of a client's plans, newest first, each with a fresh signed PDF link. */
-export async function listDietPlans(db: Db, actor: SessionUser, input: ListDietPlansInput, signer: PdfLinkSigner): Promise<DietPlanList> {
-  const clientId = await clientToActFor(db, actor, input.user, 'user');
-  const [rows, count] = await Promise.all([
-    repo.listPlans(db, clientId, { offset: input.page * input.count, limit: input.count }),
-    repo.countPlans(db, clientId),
-  ]);
-  const now = signer.now?.() ?? Date.now();
+export async function listDietPlans(
+  deps: Pick<AppDeps, 'db' | 'secret' | 'config'>,
+  actor: SessionUser,
+  input: ListDietPlansInput,
+  now = Date.now(),
+): Promise<DietPlanList> {
+  const clientId = await clientToActFor(deps.db, actor, input.user, 'user');
+  const page = await repo.pageClientPlans(deps.db, clientId, { page: input.page, pageSize: input.count });
   return {
-    data: rows.map((r) => ({
+    data: page.items.map((r) => ({
       id: r.id,
       from: r.from_date,
       to: r.to_date,
-      pdfURL: signPdfLink(signer.secret, { id: r.id, clientId: r.client_id }, { baseUrl: signer.baseUrl, now }),
+      pdfURL: signPdfLink(deps.secret, { id: r.id, clientId: r.client_id }, { baseUrl: deps.config.publicUrl, now }),
     })),
-    count,
+    count: page.total,
   };
 }
 
@@ -70,12 +82,253 @@ export const EXPIRED_LINK_MESSAGE = 'This download link has expired. Open My Die
  * The PDF behind a signed link. An unknown plan and a wrong signature get the
  * same answer, so links reveal nothing about other clients' plans.
  */
-export async function openSignedPdf(db: Db, secret: string, planId: number, query: { exp?: string; sig?: string }, now = Date.now()) {
+export async function openSignedPdf(
+  deps: Pick<AppDeps, 'db' | 'secret'>,
+  input: { id: number; exp?: string; sig?: string },
+  now = Date.now(),
+) {
+  const { db } = deps;
+  const planId = input.id;
   const owner = await repo.findPlanOwner(db, planId);
-  const check = checkPdfLink(secret, { id: planId, clientId: owner?.client_id ?? 0 }, query, now);
+  const check = checkPdfLink(deps.secret, { id: planId, clientId: owner?.client_id ?? 0 }, { exp: input.exp, sig: input.sig }, now);
   if (!check.ok && check.reason === 'expired') throw forbidden(EXPIRED_LINK_MESSAGE);
   if (!owner || !check.ok) throw forbidden(INVALID_LINK_MESSAGE);
   const plan = await repo.findPlanPdf(db, planId);
   if (!plan) throw forbidden(INVALID_LINK_MESSAGE); // deleted between the two reads
   return { id: plan.id, from: plan.from_date, to: plan.to_date, pdf: plan.pdf_data };
+}
+
+/* The console's side: a dietitian lists, uploads, composes, revises and deletes plans. */
+
+type Deps = Pick<AppDeps, 'db' | 'secret' | 'config'>;
+
+const PLAN_MISSING = 'That diet plan does not exist.';
+const fullName = (u: { first_name: string; last_name: string | null }) => `${u.first_name} ${u.last_name ?? ''}`.trim();
+
+/** The bytes of an uploaded file, checked by content (a PDF header and end marker, at most 10 MB). */
+export function decodePdf(base64: string): Uint8Array {
+  const pdf = new Uint8Array(Buffer.from(base64, 'base64'));
+  const problem = pdfProblem(pdf);
+  if (problem) throw badRequest(problem, { pdf: [problem] });
+  return pdf;
+}
+
+async function clientNameOf(db: Db, clientId: number) {
+  const client = await findClientAccount(db, clientId);
+  if (!client) throw clientNotFound('clientId');
+  return fullName(client);
+}
+
+/** Renders the composed plan with the client's and the dietitian's names on it. */
+async function render(db: Db, actor: SessionUser, clientId: number, plan: ComposedDietPlan) {
+  const clientName = await clientNameOf(db, clientId);
+  return renderDietPlanPdf({ ...plan, clientName, dietitianName: actor.fullName });
+}
+
+const mealCount = (plan: ComposedDietPlan) => plan.days.reduce((n, d) => n + d.meals.length, 0);
+
+type SummaryRow = Awaited<ReturnType<typeof repo.pagePlans>>['items'][number];
+const toSummary = (r: SummaryRow) => ({
+  id: r.id,
+  client: { id: r.client_id, fullName: fullName(r) },
+  title: r.title,
+  from: r.from_date,
+  to: r.to_date,
+  version: r.version,
+  source: r.source,
+  bytes: r.pdf_bytes,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** The console's list: every client's plans, newest first, or one client's. */
+export async function listAllDietPlans(db: Db, input: { clientId?: number; page: number; pageSize: number }) {
+  return mapPage(await repo.pagePlans(db, input), toSummary);
+}
+
+export async function getDietPlan(deps: Deps, input: { id: number }): Promise<DietPlanDetail> {
+  const { id } = input;
+  const plan = await repo.findPlanWithClient(deps.db, id);
+  if (!plan) throw notFound(PLAN_MISSING);
+  const [archived, creator] = await Promise.all([repo.listArchivedVersions(deps.db, id), repo.creatorName(deps.db, plan.created_by)]);
+  const content =
+    plan.content === null
+      ? null
+      : composedDietPlanSchema.safeParse(typeof plan.content === 'string' ? JSON.parse(plan.content) : plan.content);
+  return {
+    ...toSummary(plan),
+    content: content?.success ? content.data : null,
+    versions: [
+      {
+        version: plan.version,
+        title: plan.title,
+        from: plan.from_date,
+        to: plan.to_date,
+        source: plan.source,
+        bytes: plan.pdf_bytes,
+        createdAt: plan.updated_at,
+        createdBy: creator ? fullName(creator) : null,
+        current: true,
+      },
+      ...archived.map((v) => ({
+        version: v.version,
+        title: v.title,
+        from: v.from_date,
+        to: v.to_date,
+        source: v.source,
+        bytes: v.pdf_bytes,
+        createdAt: v.created_at,
+        createdBy: v.first_name ? fullName({ first_name: v.first_name, last_name: v.last_name }) : null,
+        current: false,
+      })),
+    ],
+    pdfURL: signPdfLink(deps.secret, { id: plan.id, clientId: plan.client_id }, { baseUrl: deps.config.publicUrl }),
+  };
+}
+
+/** A new plan from an uploaded PDF (createDietPlan checks and stores it). */
+export async function uploadPlan(
+  deps: MailDeps,
+  actor: SessionUser,
+  input: { clientId: number; title: string; from: string; to: string; pdfBase64: string },
+) {
+  const pdf = decodePdf(input.pdfBase64);
+  const saved = await deps.db.transaction().execute(async (trx) => {
+    const created = await createDietPlan(trx, {
+      clientId: input.clientId,
+      title: input.title,
+      from: input.from,
+      to: input.to,
+      pdf,
+      createdBy: actor.id,
+    });
+    await recordAudit(trx, actor, {
+      action: 'diet_plan.uploaded',
+      entity: 'diet_plan',
+      entityId: created.id,
+      summary: `Uploaded diet plan "${created.title}" (${created.from} to ${created.to}) for client #${created.clientId}`,
+      details: { clientId: created.clientId, title: created.title, from: created.from, to: created.to, bytes: created.bytes },
+    });
+    return { id: created.id, version: 1, message: `"${created.title}" is now in the client’s diet plans.` };
+  });
+  await mailDietPlanPublished(deps, saved.id);
+  return saved;
+}
+
+/** A new plan composed of days × meals, rendered into a branded PDF on the server. */
+export async function composePlan(deps: MailDeps, actor: SessionUser, input: { clientId: number; plan: ComposedDietPlan }) {
+  const pdf = await render(deps.db, actor, input.clientId, input.plan);
+  const saved = await deps.db.transaction().execute(async (trx) => {
+    const { plan } = input;
+    const created = await createDietPlan(trx, {
+      clientId: input.clientId,
+      title: plan.title,
+      from: plan.from,
+      to: plan.to,
+      pdf,
+      createdBy: actor.id,
+    });
+    await repo.setComposedContent(trx, created.id, plan);
+    await recordAudit(trx, actor, {
+      action: 'diet_plan.composed',
+      entity: 'diet_plan',
+      entityId: created.id,
+      summary: `Composed diet plan "${plan.title}" (${plan.from} to ${plan.to}, ${plan.days.length} days, ${mealCount(plan)} meals) for client #${input.clientId}`,
+      details: { clientId: input.clientId, title: plan.title, from: plan.from, to: plan.to, days: plan.days.length, bytes: pdf.byteLength },
+    });
+    return { id: created.id, version: 1, message: `"${plan.title}" was rendered to PDF and is now in the client’s diet plans.` };
+  });
+  await mailDietPlanPublished(deps, saved.id);
+  return saved;
+}
+
+/** The composer's preview: the PDF exactly as it would be saved, without saving it. */
+export async function previewPlan(db: Db, actor: SessionUser, input: { clientId: number; plan: ComposedDietPlan }) {
+  const pdf = await render(db, actor, input.clientId, input.plan);
+  return { filename: `preview-${input.plan.from}-to-${input.plan.to}.pdf`, base64: Buffer.from(pdf).toString('base64') };
+}
+
+/**
+ * Editing makes a new version: the current one is archived (in the same
+ * transaction) and the plan row, which the client's list reads, becomes the
+ * new one. Refused when someone saved a newer version since the editor opened it.
+ */
+export async function revisePlan(deps: MailDeps, actor: SessionUser, input: ReviseDietPlanInput) {
+  const { db } = deps;
+  const uploaded = input.source === 'upload' && input.pdfBase64 ? decodePdf(input.pdfBase64) : undefined;
+  const current = await repo.findPlanWithClient(db, input.id);
+  if (!current) throw notFound(PLAN_MISSING);
+  const rendered = input.source === 'composed' ? await render(db, actor, current.client_id, input.plan) : undefined;
+  const saved = await db.transaction().execute(async (trx) => {
+    const locked = await repo.lockPlanWithClient(trx, input.id);
+    if (!locked) throw notFound(PLAN_MISSING);
+    if (locked.version !== input.expectedVersion) {
+      throw conflict(
+        `This plan was changed by someone else while you were editing (it is now version ${locked.version}). Reload it to see their changes, then edit again.`,
+      );
+    }
+    if (input.source === 'upload' && !uploaded && locked.source === 'composed') {
+      const message = 'Choose a PDF file to upload: this plan is composed, so there is no uploaded PDF to keep.';
+      throw badRequest(message, { pdfBase64: [message] });
+    }
+    const version = locked.version + 1;
+    await repo.archiveCurrentVersion(trx, input.id);
+    const next =
+      input.source === 'composed'
+        ? {
+            title: input.plan.title,
+            from: input.plan.from,
+            to: input.plan.to,
+            source: 'composed' as const,
+            content: input.plan,
+            pdf: rendered,
+          }
+        : { title: input.title, from: input.from, to: input.to, source: 'upload' as const, content: null, pdf: uploaded };
+    await repo.writeNewVersion(trx, input.id, version, { ...next, createdBy: actor.id });
+    await recordAudit(trx, actor, {
+      action: 'diet_plan.revised',
+      entity: 'diet_plan',
+      entityId: input.id,
+      summary: `Saved version ${version} of diet plan "${next.title}" (${next.from} to ${next.to}) for ${fullName(locked)}`,
+      details: {
+        clientId: locked.client_id,
+        version,
+        source: next.source,
+        title: next.title,
+        from: next.from,
+        to: next.to,
+        newPdf: Boolean(next.pdf),
+      },
+    });
+    return { id: input.id, version, message: `Version ${version} saved: the client now sees it.` };
+  });
+  await mailDietPlanPublished(deps, saved.id);
+  return saved;
+}
+
+export async function versionPdf(db: Db, input: { id: number; version: number }) {
+  const { id, version } = input;
+  const row = await repo.pdfOfVersion(db, id, version);
+  if (!row) throw notFound('That version of the plan does not exist.');
+  return {
+    filename: `diet-plan-${id}-v${row.version}-${row.from_date}-to-${row.to_date}.pdf`,
+    base64: Buffer.from(row.pdf_data).toString('base64'),
+  };
+}
+
+export async function removePlan(db: Db, actor: SessionUser, input: { id: number }) {
+  const { id } = input;
+  return db.transaction().execute(async (trx) => {
+    const plan = await repo.lockPlanWithClient(trx, id);
+    if (!plan) throw notFound(PLAN_MISSING);
+    await repo.deletePlan(trx, id);
+    await recordAudit(trx, actor, {
+      action: 'diet_plan.deleted',
+      entity: 'diet_plan',
+      entityId: id,
+      summary: `Deleted diet plan "${plan.title}" (version ${plan.version}) of ${fullName(plan)}`,
+      details: { clientId: plan.client_id, versions: plan.version },
+    });
+    return { message: `"${plan.title}" was deleted with all its versions.` };
+  });
 }

@@ -1,3 +1,4 @@
+import { type PageRequest, pagedList } from '../db/paging.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 
@@ -42,4 +43,16 @@ export function requeueFailedMail(db: Db, id: number, hiddenMarker: string) {
     .where(sql<boolean>`strpos(body_text, ${hiddenMarker}) = 0`)
     .returning(['id', 'to_address', 'subject', 'body_text'])
     .executeTakeFirst();
+}
+
+/** A page of outbox mails, newest first, along outbox_created_idx (or outbox_to_idx for one recipient). */
+export function pageOutboxMails(db: Db, input: PageRequest & { to?: string }) {
+  let filtered = db.selectFrom('outbox');
+  if (input.to) filtered = filtered.where('to_address', '=', input.to);
+  return pagedList(input, filtered, (q) =>
+    q
+      .select(['id', 'to_address', 'subject', 'body_text', 'status', 'error', 'created_at', 'sent_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc'),
+  );
 }

@@ -1,6 +1,6 @@
 import { adminProcedure, router } from '../../trpc/init.js';
 import { auditPage, listAuditInput } from './schema.js';
-import { listAudit } from './service.js';
+import { listAudit } from '../../audit/service.js';
 
 export const auditRouter = router({
   list: adminProcedure

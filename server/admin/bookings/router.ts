@@ -1,7 +1,7 @@
 import { adminProcedure, router } from '../../trpc/init.js';
 import { byId, messageResult } from '../common.js';
 import { bookingDetail, bookingPage, listBookingsInput, updateBookingInput } from './schema.js';
-import * as service from './service.js';
+import * as service from '../../consultation/service.js';
 
 export const bookingsRouter = router({
   list: adminProcedure
@@ -12,7 +12,7 @@ export const bookingsRouter = router({
   get: adminProcedure
     .input(byId)
     .output(bookingDetail)
-    .query(({ ctx, input }) => service.getBooking(ctx.deps.db, input.id)),
+    .query(({ ctx, input }) => service.getBooking(ctx.deps.db, input)),
   update: adminProcedure
     .input(updateBookingInput)
     .output(messageResult)

@@ -10,7 +10,7 @@ import { fromHalfStars } from '../../rating/schema.js';
 import { createUser } from '../../users/service.js';
 import { listWeights } from '../../weight/repo.js';
 import { changedFields, recordAudit } from '../../audit/record.js';
-import { markBookingConverted } from '../bookings/repo.js';
+import { markBookingConverted } from '../../consultation/repo.js';
 import { mapPage } from '../../db/paging.js';
 import { createSetPasswordLink, welcomeMail } from './invite.js';
 import * as repo from './repo.js';

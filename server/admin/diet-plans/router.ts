@@ -12,17 +12,17 @@ import {
   uploadDietPlanInput,
   versionPdfInput,
 } from './schema.js';
-import * as service from './service.js';
+import * as service from '../../diet-plan/service.js';
 
 export const dietPlansRouter = router({
   list: adminProcedure
     .input(listDietPlansAdminInput)
     .output(dietPlanPage)
-    .query(({ ctx, input }) => service.listPlans(ctx.deps.db, input)),
+    .query(({ ctx, input }) => service.listAllDietPlans(ctx.deps.db, input)),
   get: adminProcedure
     .input(byId)
     .output(dietPlanDetail)
-    .query(({ ctx, input }) => service.getPlan(ctx.deps, input.id)),
+    .query(({ ctx, input }) => service.getDietPlan(ctx.deps, input)),
   upload: adminProcedure
     .input(uploadDietPlanInput)
     .output(savedDietPlan)
@@ -43,9 +43,9 @@ export const dietPlansRouter = router({
   versionPdf: adminProcedure
     .input(versionPdfInput)
     .output(pdfFile)
-    .query(({ ctx, input }) => service.versionPdf(ctx.deps.db, input.id, input.version)),
+    .query(({ ctx, input }) => service.versionPdf(ctx.deps.db, input)),
   remove: adminProcedure
     .input(byId)
     .output(messageResult)
-    .mutation(({ ctx, input }) => service.removePlan(ctx.deps.db, ctx.user, input.id)),
+    .mutation(({ ctx, input }) => service.removePlan(ctx.deps.db, ctx.user, input)),
 });

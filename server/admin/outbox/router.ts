@@ -1,6 +1,6 @@
 import { adminProcedure, router } from '../../trpc/init.js';
 import { listOutboxInput, outboxPage } from './schema.js';
-import { listOutbox } from './service.js';
+import { listOutbox } from '../../mail/service.js';
 
 export const outboxRouter = router({
   list: adminProcedure

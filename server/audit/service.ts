@@ -1,8 +1,8 @@
-import type { Db } from '../../db/index.js';
-import { mapPage } from '../../db/paging.js';
+import type { Db } from '../db/index.js';
+import { mapPage } from '../db/paging.js';
 import * as repo from './repo.js';
 
-/** Newest first; for one entity along audit_log_entity_idx. */
+/** The console's audit log: newest first; for one entity along audit_log_entity_idx. */
 export async function listAudit(db: Db, input: { entity?: string; entityId?: number; page: number; pageSize: number }) {
   return mapPage(await repo.pageAuditEntries(db, input), (a) => ({
     id: a.id,

@@ -1,8 +1,8 @@
-import type { Db } from '../../db/index.js';
-import { mapPage } from '../../db/paging.js';
+import type { Db } from '../db/index.js';
+import { mapPage } from '../db/paging.js';
 import * as repo from './repo.js';
 
-/** Newest first, along outbox_created_idx (or outbox_to_idx for one recipient). */
+/** The console's outbox: mails newest first, along outbox_created_idx (or outbox_to_idx for one recipient). */
 export async function listOutbox(db: Db, input: { to?: string; page: number; pageSize: number }) {
   return mapPage(await repo.pageOutboxMails(db, input), (m) => ({
     id: m.id,

@@ -1,4 +1,4 @@
-import { isPlausibleHeight } from '../../measurements/schema.js';
+import { isPlausibleHeight } from '../measurements/schema.js';
 
 /**
  * The booking form asks for height as text "in feet" (spec 3), so people type

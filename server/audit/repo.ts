@@ -1,5 +1,5 @@
-import type { Db } from '../../db/index.js';
-import { type PageRequest, pagedList } from '../../db/paging.js';
+import type { Db } from '../db/index.js';
+import { type PageRequest, pagedList } from '../db/paging.js';
 
 /** A page of audit entries, newest first; for one entity along audit_log_entity_idx. */
 export function pageAuditEntries(db: Db, input: PageRequest & { entity?: string; entityId?: number }) {
