@@ -4,7 +4,7 @@ import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { httpClient } from '../helpers/callers.js';
 import { addDietPlans, addSubscription, adminApi, type Client, localDay, newClient } from '../helpers/fixtures.js';
-import { screenshot, signedInPage } from '../helpers/pages.js';
+import { animationsFinished, screenshot, signedInPage } from '../helpers/pages.js';
 import { seriousAxeViolations } from '../helpers/public-site.js';
 
 let server: TestServer;
@@ -67,7 +67,7 @@ it.each([
       await page.goto(path);
       await expect.poll(() => page.locator('h1').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(300);
+      await animationsFinished(page);
       expect.soft(await overflowX(page), `${path} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(0);
       expect.soft(await seriousAxeViolations(page), `${path} at ${viewport.width} px`).toEqual([]);
       await screenshot(page, name);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addDietPlans, newClient } from '../helpers/fixtures.js';
-import { signedInPage } from '../helpers/pages.js';
+import { requestBarrier, signedInPage } from '../helpers/pages.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -33,7 +33,8 @@ it('My Diet Plans refreshes its signed PDF links before they expire (15 min)', a
 
   // Nothing is refetched before ten minutes...
   await page.clock.fastForward('09:00');
-  await page.waitForTimeout(300);
+  // A request the page makes now is seen after any refetch the fast-forward started.
+  await requestBarrier(page);
   expect(listCalls.length).toBe(before);
   // ...and the list (with freshly signed links) is fetched again soon after.
   await page.clock.fastForward('01:01');

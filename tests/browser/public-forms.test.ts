@@ -4,6 +4,7 @@ import { CONSULTATION_BOOKED } from '../../server/consultation/schema.js';
 import { SUPPORT_REQUEST_RECEIVED } from '../../server/support/schema.js';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { requestBarrier } from '../helpers/pages.js';
 import { fieldError } from '../helpers/public-site.js';
 
 /** The booking modal and the Contact Us form, against the real server and database. */
@@ -63,7 +64,7 @@ describe('consultation modal', () => {
       expect(await page.locator('#contact').textContent()).toMatch(
         /Book your consultation now!.*callback.*Mon-Sat09:00AM-8:00PM.*Sun10:00AM-4:00PM/s,
       );
-      await page.waitForTimeout(300);
+      await requestBarrier(page);
       expect(countryCalls, 'no countries before the form opens').toEqual([]);
 
       await bookNow.click();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES, chatLink, SITE } from '../../src/site-config.js';
 import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { intersectionSettled } from '../helpers/pages.js';
 import { chatText, expectNewTab } from '../helpers/public-site.js';
 
 /** The home page's behaviours of spec section 2, in real Chromium. */
@@ -32,7 +33,7 @@ async function revealFraction(page: Page, testId: string, fraction: number) {
     const top = rect.top + window.scrollY;
     window.scrollTo({ top: top - window.innerHeight + rect.height * f, behavior: 'instant' });
   }, fraction);
-  await page.waitForTimeout(250);
+  await intersectionSettled(page.getByTestId(testId));
 }
 
 it('has the sections in the spec order', async () => {
@@ -66,21 +67,27 @@ describe('stat counters', () => {
     const stat = (id: number) => page.getByTestId(`stat-${id}`);
     // Not yet on screen: nothing has counted.
     expect(await stat(1).textContent()).toBe('0+');
-    const started = Date.now();
-    await page.getByTestId('stat-1').scrollIntoViewIfNeeded();
-    const samples: number[] = [];
-    let finishedAt = 0;
-    while (Date.now() - started < 7000) {
-      const text = (await stat(1).textContent()) ?? '';
-      samples.push(Number.parseInt(text, 10));
-      if (text === '250+') {
-        finishedAt = Date.now();
-        break;
-      }
-      await page.waitForTimeout(100);
-    }
-    expect(finishedAt, 'reached 250+').toBeGreaterThan(0);
-    const took = finishedAt - started;
+    // Every value it shows, timed in the page from the scroll that reveals it (not by polling from here).
+    const { samples, took } = await stat(1).evaluate(
+      (el) =>
+        new Promise<{ samples: number[]; took: number }>((resolve, reject) => {
+          const started = performance.now();
+          const samples: number[] = [];
+          const observer = new MutationObserver(() => {
+            const text = el.textContent ?? '';
+            samples.push(Number.parseInt(text, 10));
+            if (text !== '250+') return;
+            observer.disconnect();
+            resolve({ samples, took: performance.now() - started });
+          });
+          observer.observe(el, { characterData: true, childList: true, subtree: true });
+          el.scrollIntoView({ block: 'center', behavior: 'instant' });
+          setTimeout(() => {
+            observer.disconnect();
+            reject(new Error(`not at 250+ 7 s after it showed; saw ${samples.join(', ')}`));
+          }, 7000);
+        }),
+    );
     expect(took, `took ${took} ms`).toBeGreaterThan(3000);
     expect(took, `took ${took} ms`).toBeLessThan(6000);
     // It climbed through intermediate values, never backwards.
@@ -120,7 +127,7 @@ describe('animate-in', () => {
     }
     // Once shown, a section stays shown when it leaves the screen.
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-    await page.waitForTimeout(200);
+    await intersectionSettled(page.getByTestId('connect'));
     expect(await page.getByTestId('connect').getAttribute('data-shown')).toBe('true');
     expect(errors).toEqual([]);
     await context.close();

@@ -50,8 +50,11 @@ export function httpClient(baseUrl: string, token?: string) {
   });
 }
 
-/** While `open` is false, connection attempts go nowhere (as when the network is down) and the client keeps retrying. */
-export type NetworkGate = { open: boolean };
+/**
+ * While `open` is false, connection attempts go nowhere (as when the network is down) and the client
+ * keeps retrying; `failed` counts the attempts that have failed that way, so a test can wait for some.
+ */
+export type NetworkGate = { open: boolean; failed?: number };
 
 /** A real WebSocket client (Node 20 has no global WebSocket, so `ws` is passed in). */
 export function wsClient(baseUrl: string, token?: string, opts: { retryDelayMs?: number; network?: NetworkGate } = {}) {
@@ -60,6 +63,7 @@ export function wsClient(baseUrl: string, token?: string, opts: { retryDelayMs?:
     constructor(url: string | URL, protocols?: string | string[]) {
       // Port 9 (discard) refuses connections: an attempt while the gate is shut fails like a dead network.
       super(network.open ? url : 'ws://127.0.0.1:9/', protocols);
+      if (!network.open) this.once('close', () => (network.failed = (network.failed ?? 0) + 1));
     }
   }
   const socket = createWSClient({

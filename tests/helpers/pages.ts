@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { openContext, type PageOptions } from './browser.js';
 import type { TestServer, TestUser } from './server.js';
@@ -79,5 +79,49 @@ export function cssOf(page: Page, className: string, property: 'color' | 'border
       return value;
     },
     [className, property] as const,
+  );
+}
+
+/**
+ * Returns once a request the page makes now has been seen by the test, so any
+ * request the page started before it (a refetch a timer fired, a load at start)
+ * has been seen too: a "nothing was requested" check then means it.
+ */
+export async function requestBarrier(page: Page) {
+  const marker = `/healthz?barrier=${Math.random().toString(36).slice(2)}`;
+  await Promise.all([
+    page.waitForRequest((r) => r.url().endsWith(marker)),
+    page.evaluate(async (url) => {
+      // Let work queued as a task (not only as a microtask) start its requests first.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await (await fetch(url)).text();
+    }, marker),
+  ]);
+}
+
+/** Waits until the web fonts have loaded and every finite CSS animation and transition has ended. */
+export async function animationsFinished(page: Page) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
+}
+
+/**
+ * Waits until the page has handled where this element now is on screen: the
+ * app's IntersectionObservers have been told (ours, made later, hears after
+ * theirs) and React has rendered what they set.
+ */
+export async function intersectionSettled(locator: Locator) {
+  await locator.evaluate(
+    (el) =>
+      new Promise<void>((resolve) => {
+        const observer = new IntersectionObserver(() => {
+          observer.disconnect();
+          requestAnimationFrame(() => setTimeout(resolve, 0));
+        });
+        observer.observe(el);
+      }),
   );
 }

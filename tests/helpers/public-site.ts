@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { intersectionSettled } from './pages.js';
 
 /** Every public route, with the <h1> each must show. */
 export const PUBLIC_ROUTES = [
@@ -58,7 +59,7 @@ export async function scrollThrough(page: Page) {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0; y <= height; y += 500) {
     await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
-    await page.waitForTimeout(40);
+    await intersectionSettled(page.locator('body'));
   }
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectPostgres } from '../../server/db/connect.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { loadConfig } from '../../server/env.js';
@@ -210,7 +210,7 @@ describe('the feed bus', () => {
 describe('feed.events: catching up', () => {
   it('after a dropped connection the client reconnects by itself and is replayed what it missed', async () => {
     const [p, q] = [await newPost('Away P'), await newPost('Away Q')];
-    const network = { open: true };
+    const network = { open: true, failed: 0 };
     const socket = connect(server.url, bob.token, { network });
     const bobFeed = recordFeed(socket.client);
     const firstReady = await bobFeed.ready(1);
@@ -221,7 +221,8 @@ describe('feed.events: catching up', () => {
     for (let i = 0; i < 3; i++) await toggleLike(server, alice, p);
     await toggleLike(server, alice, q);
     const created = await asAdmin.feed.create.mutate({ desc: 'Posted while you were away' });
-    await new Promise((r) => setTimeout(r, 300)); // a few failed attempts
+    // A few reconnection attempts have failed meanwhile.
+    await vi.waitFor(() => expect(network.failed).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     expect(bobFeed.received.at(-1)).toBe(firstReady);
     network.open = true;
 
