@@ -95,7 +95,8 @@ export async function signIn(deps: AppDeps, meta: RequestMeta, input: SignInInpu
  * one wins the claim, the other is treated as reuse and revokes the family,
  * including the winner's new session. Clients must refresh single-flight.
  */
-export async function refresh(deps: AppDeps, refreshToken: string, now = new Date()) {
+export async function refresh(deps: AppDeps, input: { refreshToken: string }, now = new Date()) {
+  const { refreshToken } = input;
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const claimed = await sessions.claimRefreshToken(trx, refreshToken, now);
     if (claimed) {

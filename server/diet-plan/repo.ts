@@ -110,39 +110,18 @@ export function creatorName(db: Db, userId: number | null) {
   return db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirst();
 }
 
+/** The columns a version keeps, named alike in diet_plans and diet_plan_versions. */
+const versionColumns = ['version', 'title', 'from_date', 'to_date', 'source', 'content', 'pdf_data', 'pdf_bytes', 'created_by'] as const;
+
 /** Copies the current version into the archive in the database (the PDF never leaves it). */
 export function archiveCurrentVersion(db: Db, planId: number) {
   return db
     .insertInto('diet_plan_versions')
-    .columns([
-      'plan_id',
-      'version',
-      'title',
-      'from_date',
-      'to_date',
-      'source',
-      'content',
-      'pdf_data',
-      'pdf_bytes',
-      'created_by',
-      'created_at',
-    ])
+    .columns(['plan_id', ...versionColumns, 'created_at'])
     .expression((eb) =>
       eb
         .selectFrom('diet_plans')
-        .select([
-          'id',
-          'version',
-          'title',
-          'from_date',
-          'to_date',
-          'source',
-          'content',
-          'pdf_data',
-          'pdf_bytes',
-          'created_by',
-          'updated_at',
-        ])
+        .select(['id', ...versionColumns, 'updated_at'])
         .where('id', '=', planId),
     )
     .execute();

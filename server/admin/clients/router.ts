@@ -21,11 +21,11 @@ export const clientsRouter = router({
   get: adminProcedure
     .input(byId)
     .output(clientDetail)
-    .query(({ ctx, input }) => service.getClient(ctx.deps.db, input.id)),
+    .query(({ ctx, input }) => service.getClient(ctx.deps.db, input)),
   weights: adminProcedure
     .input(byId)
     .output(clientWeights)
-    .query(({ ctx, input }) => service.clientWeights(ctx.deps.db, input.id)),
+    .query(({ ctx, input }) => service.clientWeights(ctx.deps.db, input)),
   create: adminProcedure
     .input(createClientInput)
     .output(createdClient)
@@ -41,5 +41,5 @@ export const clientsRouter = router({
   resendInvite: adminProcedure
     .input(byId)
     .output(messageResult.extend({ outboxId: z.number().int() }))
-    .mutation(({ ctx, input }) => service.resendInvite(ctx.deps, ctx.user, input.id)),
+    .mutation(({ ctx, input }) => service.resendInvite(ctx.deps, ctx.user, input)),
 });

@@ -35,7 +35,8 @@ export async function listClients(db: Db, input: Required<Omit<ListClientsInput,
   return mapPage(await repo.pageClients(db, input), toSummary);
 }
 
-export async function getClient(db: Db, id: number): Promise<ClientDetail> {
+export async function getClient(db: Db, input: { id: number }): Promise<ClientDetail> {
+  const { id } = input;
   const [row, rating, booking] = await Promise.all([repo.findClient(db, id), repo.ratingOf(db, id), repo.bookingOf(db, id)]);
   if (!row) throw clientNotFound('id');
   return {
@@ -57,7 +58,8 @@ export async function getClient(db: Db, id: number): Promise<ClientDetail> {
 }
 
 /** Oldest first, for the weight chart (bounded like the client's own history). */
-export async function clientWeights(db: Db, id: number) {
+export async function clientWeights(db: Db, input: { id: number }) {
+  const { id } = input;
   if (!(await repo.findClient(db, id))) throw clientNotFound('id');
   const rows = await listWeights(db, id);
   return rows.reverse();
@@ -176,7 +178,8 @@ export async function setClientActive(db: Db, actor: SessionUser, input: { id: n
 }
 
 /** A fresh set-password link (the first one expired or was lost). */
-export async function resendInvite(deps: Deps, actor: SessionUser, id: number) {
+export async function resendInvite(deps: Deps, actor: SessionUser, input: { id: number }) {
+  const { id } = input;
   const { client, link } = await deps.db.transaction().execute(async (trx) => {
     const client = await repo.findClientForUpdate(trx, id);
     if (!client) throw clientNotFound('id');

@@ -19,7 +19,8 @@ export async function getOperationalHealth(deps: Pick<AppDeps, 'db' | 'metrics'>
 }
 
 /** Sends a failed mail again (once: a second retry of the same mail finds it no longer failed). Audited. */
-export async function retryFailedMail(deps: Pick<AppDeps, 'db' | 'mailer'>, actor: SessionUser, id: number) {
+export async function retryFailedMail(deps: Pick<AppDeps, 'db' | 'mailer'>, actor: SessionUser, input: { id: number }) {
+  const { id } = input;
   const failed = await findFailedMail(deps.db, id);
   if (failed?.body_text.includes(HIDDEN_IN_OUTBOX)) {
     throw conflict(

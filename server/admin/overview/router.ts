@@ -9,5 +9,5 @@ export const overviewRouter = router({
   retryMail: adminProcedure
     .input(retryMailInput)
     .output(retriedMail)
-    .mutation(({ ctx, input }) => retryFailedMail(ctx.deps, ctx.user, input.id)),
+    .mutation(({ ctx, input }) => retryFailedMail(ctx.deps, ctx.user, input)),
 });
