@@ -5,6 +5,13 @@ import { App } from './app/App';
 import { trpcClient } from './lib/trpc';
 import './styles.css';
 
+// Zod 4 probes `new Function` when it builds its first object schema (to compile fast parsers). The
+// CSP allows no eval, so on every page with a form that probe was a reported violation (Lighthouse
+// best practices 96). Before any form chunk loads: parse without compiling. Zod reads its settings
+// from this global, so the entry need not import zod itself (forms load it when they open).
+const zodSettings = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+zodSettings.__zod_globalConfig = { ...zodSettings.__zod_globalConfig, jitless: true };
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 // Public pages arrive prerendered (scripts/build/prerender.ts): hydrate them. The app shell of
