@@ -102,6 +102,9 @@ async function shoot(browser: Browser, baseUrl: string, steps: readonly GuideSte
     isMobile: device.scale > 1,
     hasTouch: device.scale > 1,
     reducedMotion: 'reduce',
+    // Shot as the service's clients see it: India's clock (so "today" is theirs) and en-IN formats.
+    locale: 'en-IN',
+    timezoneId: 'Asia/Kolkata',
   });
   // Toasts (the welcome, the live-connection notice) would cover the screen the step is about.
   await context.addInitScript(() => {
