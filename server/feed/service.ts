@@ -8,6 +8,7 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import { recordAudit } from '../audit/record.js';
 import type { FeedBus } from '../realtime/feed-bus.js';
 import * as repo from './repo.js';
+import { createTurns } from './turns.js';
 import {
   type CreatePostInput,
   decodeFeedCursor,
@@ -49,17 +50,27 @@ export async function listFeed(db: Db, viewer: SessionUser, input: ListFeedInput
   };
 }
 
+/** Toggles of one post, one at a time on this instance (see toggleLike). */
+const postTurns = createTurns<number>();
+
 /**
  * Likes a post, or takes the like back. Likes are rows keyed (post, user),
  * so repeating a toggle can never double-count; the post's kept count moves
  * with them in the same transaction. Toggles of one post take turns on its
  * row lock, so the count sent with the event is exact when it commits and a
  * later event never carries an older count; other posts are not held up.
+ * Within this instance they also take turns before borrowing a pooled connection: a crowd liking
+ * one post then waits in memory, not on pooled connections stuck behind the row lock (which
+ * starved every other request of the pool until they timed out with 503).
  */
 export async function toggleLike(deps: FeedDeps, actor: SessionUser, input: ToggleLikeInput) {
   // Spec 6: clients like the dietitians' posts; a like is personal, so nobody likes on someone else's behalf.
   if (actor.role === ROLE.admin) throw forbidden('Only clients can like posts.');
   if (input.id !== actor.id) throw forbidden('You can only access your own data.');
+  return postTurns(input.feedId, () => toggleInTransaction(deps, actor, input));
+}
+
+function toggleInTransaction(deps: FeedDeps, actor: SessionUser, input: ToggleLikeInput) {
   return deps.db.transaction().execute(async (trx) => {
     const lockedCount = await repo.lockPost(trx, input.feedId);
     if (lockedCount === null) throw notFound(POST_NOT_FOUND);

@@ -106,3 +106,50 @@ describe('like toggles on different posts', () => {
     expect((await waiting).body.data.likeCount).toBe(1);
   });
 });
+
+describe('a crowd liking one post', () => {
+  it('waits its turn in the instance, on one pooled connection, so other requests still get theirs', async (ctx) => {
+    if (server.deps.dbHandle.kind !== 'postgres') ctx.skip();
+    const post = await newPost('Everyone at once');
+    const crowd = await quickClients(server.deps.db, 10, 'crowd-one-post');
+    const reader = crowd[0]!;
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    // A writer holds the post's row (one of the test pool's five connections) until we let go.
+    const holder = server.deps.db.transaction().execute(async (trx) => {
+      await sql`select id from feed_posts where id = ${post.id} for update`.execute(trx);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const toggles = crowd.map((c) => toggle(c.token, c.id, post.id));
+    // Sessions of this database waiting on a lock: the toggles stuck behind the held row.
+    const waitingOnRow = async () => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(server.deps.db);
+      return rows[0]!.n;
+    };
+    try {
+      // The first toggle is in the database, waiting on the row lock...
+      await expect.poll(waitingOnRow, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      // ...and a read still gets a connection at once: the other nine wait in memory, not on the pool.
+      const read = await server.request('GET', '/api/feeds/get-feeds?limit=5', { token: reader.token });
+      expect(read.status).toBe(200);
+      expect(await waitingOnRow()).toBe(1);
+    } finally {
+      release();
+      await holder;
+    }
+    const answers = await Promise.all(toggles);
+    expect(answers.map((a) => a.status)).toEqual(crowd.map(() => 200));
+    expect(answers.map((a) => a.body.data.likeCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(await keptAndCounted(post.id)).toEqual({ kept: 10, counted: 10 });
+  });
+});
