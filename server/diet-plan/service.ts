@@ -19,6 +19,7 @@ import {
   newDietPlanFields,
 } from './schema.js';
 import { checkPdfLink, signPdfLink } from './signed-url.js';
+import { formatDay } from '../format.js';
 
 /** One page of a client's plans, newest first, each with a fresh signed PDF link. */
 export async function listDietPlans(
@@ -206,7 +207,7 @@ export async function uploadPlan(
       action: 'diet_plan.uploaded',
       entity: 'diet_plan',
       entityId: created.id,
-      summary: `Uploaded diet plan "${created.title}" (${created.from} to ${created.to}) for client #${created.clientId}`,
+      summary: `Uploaded diet plan "${created.title}" (${formatDay(created.from)} to ${formatDay(created.to)}) for client #${created.clientId}`,
       details: { clientId: created.clientId, title: created.title, from: created.from, to: created.to, bytes: created.bytes },
     });
     return { id: created.id, version: 1, message: `"${created.title}" is now in the client’s diet plans.` };
@@ -233,7 +234,7 @@ export async function composePlan(deps: MailDeps, actor: SessionUser, input: { c
       action: 'diet_plan.composed',
       entity: 'diet_plan',
       entityId: created.id,
-      summary: `Composed diet plan "${plan.title}" (${plan.from} to ${plan.to}, ${plan.days.length} days, ${mealCount(plan)} meals) for client #${input.clientId}`,
+      summary: `Composed diet plan "${plan.title}" (${formatDay(plan.from)} to ${formatDay(plan.to)}, ${plan.days.length} days, ${mealCount(plan)} meals) for client #${input.clientId}`,
       details: { clientId: input.clientId, title: plan.title, from: plan.from, to: plan.to, days: plan.days.length, bytes: pdf.byteLength },
     });
     return { id: created.id, version: 1, message: `"${plan.title}" was rendered to PDF and is now in the client’s diet plans.` };
@@ -289,7 +290,7 @@ export async function revisePlan(deps: MailDeps, actor: SessionUser, input: Revi
       action: 'diet_plan.revised',
       entity: 'diet_plan',
       entityId: input.id,
-      summary: `Saved version ${version} of diet plan "${next.title}" (${next.from} to ${next.to}) for ${fullName(locked)}`,
+      summary: `Saved version ${version} of diet plan "${next.title}" (${formatDay(next.from)} to ${formatDay(next.to)}) for ${fullName(locked)}`,
       details: {
         clientId: locked.client_id,
         version,

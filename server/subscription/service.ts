@@ -111,7 +111,7 @@ export async function assignPlan(deps: MailDeps, actor: SessionUser, input: Assi
       action: 'subscription.assigned',
       entity: 'subscription',
       entityId: created.id,
-      summary: `Put client #${input.clientId} on ${created.planId_fk.planName}, ${created.startDate} to ${created.endDate}, paid ${rupees(created.amountReceived)}`,
+      summary: `Put client #${input.clientId} on ${created.planId_fk.planName}, ${formatDay(created.startDate)} to ${formatDay(created.endDate)}, paid ${rupees(created.amountReceived)}`,
       details: { ...input },
     });
     return {
@@ -166,7 +166,7 @@ export async function renewSubscription(
       action: 'subscription.renewed',
       entity: 'subscription',
       entityId: created.id,
-      summary: `Renewed ${s.plan_name} of ${s.first_name} ${s.last_name}: ${created.startDate} to ${created.endDate}, paid ${rupees(created.amountReceived)}`,
+      summary: `Renewed ${s.plan_name} of ${s.first_name} ${s.last_name}: ${formatDay(created.startDate)} to ${formatDay(created.endDate)}, paid ${rupees(created.amountReceived)}`,
       details: { renewedFrom: s.id, clientId: s.client_id, startDate: created.startDate, amountReceived: created.amountReceived },
     });
     return {
