@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { clientSearch } from '../../server/admin/clients/repo.js';
+import { clientSearch } from '../../server/users/repo.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { callerFor } from '../helpers/callers.js';
 

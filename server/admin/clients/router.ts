@@ -11,7 +11,7 @@ import {
   setClientActiveInput,
   updateClientInput,
 } from './schema.js';
-import * as service from './service.js';
+import * as service from '../../users/service.js';
 
 export const clientsRouter = router({
   list: adminProcedure

@@ -1,10 +1,10 @@
-import { insertPasswordReset } from '../../auth/repo.js';
-import { publicBaseUrl } from '../../auth/service.js';
-import { newToken } from '../../auth/sessions-repo.js';
-import { BRAND } from '../../brand.js';
-import type { AppDeps } from '../../deps.js';
-import type { Db } from '../../db/index.js';
-import type { Mail } from '../../mail/mailer.js';
+import { insertPasswordReset } from '../auth/repo.js';
+import { publicBaseUrl } from '../auth/service.js';
+import { newToken } from '../auth/sessions-repo.js';
+import { BRAND } from '../brand.js';
+import type { AppDeps } from '../deps.js';
+import type { Db } from '../db/index.js';
+import type { Mail } from '../mail/mailer.js';
 
 /**
  * A new client has no password: the welcome mail carries a set-password link.
