@@ -7,6 +7,7 @@ import { removeInternalToken, writeInternalToken } from './internal/token.js';
 import { startTracing, stopTracing } from './observability/tracing.js';
 import { DEMO_ACCOUNTS } from './seed/demo.js';
 import { createDeps, listen, openDatabase } from './server.js';
+import { pdfPool } from './pdf/pool.js';
 
 /**
  * `npm start` (through scripts/start.mjs): validate the configuration, take the
@@ -76,6 +77,7 @@ async function main() {
   const banner = [`Poshan is running at ${server.url}`, `Database: ${describeDatabase(config)}`];
   if (config.publicUrl) banner.push(`Public address: ${config.publicUrl}`);
   console.log(banner.join('\n'));
+  pdfPool().warm();
   if (config.seedDemo) await printDemoLogins(deps.db, server.url);
 
   let stopping = false;

@@ -101,6 +101,7 @@ describe('renderDietPlanPdf', () => {
     for (const name of names) expect(name).toMatch(/NotoSans/);
   });
 
+  // Draws several pages on this thread: about a second on a quiet machine, more than vitest's default 5 s on a busy one.
   it('flows a long plan over several pages, numbering them and repeating the day heading', async () => {
     const longDay = {
       label: 'Every day',
@@ -122,7 +123,7 @@ describe('renderDietPlanPdf', () => {
     expect(text).toContain('Every day (continued)');
     expect(text).toContain('Food 12.6');
     expect(text).toContain('Diet plan for Asha Verma');
-  });
+  }, 30_000);
 
   it('refuses an invalid plan with a 400 naming the problem', async () => {
     await expect(renderDietPlanPdf({ ...plan, to: '2026-10-01' })).rejects.toMatchObject({

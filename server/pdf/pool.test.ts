@@ -94,3 +94,20 @@ describe('the PDF worker pool', () => {
     await expect(renderDietPlanPdf({ ...longPlan, title: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   }, 60_000);
 });
+
+describe('warming the pool', () => {
+  it('starts one worker ahead of the first PDF, once, and that worker renders it', async () => {
+    const warmed = createPdfPool(2);
+    try {
+      expect(warmed.threads()).toBe(0);
+      warmed.warm();
+      warmed.warm();
+      expect(warmed.threads()).toBe(1);
+      const drawing = prepareDietPlanPdf({ ...longPlan, days: longPlan.days.slice(0, 1) });
+      expect((await warmed.render({ kind: 'diet-plan', drawing })).byteLength).toBeGreaterThan(1000);
+      expect(warmed.threads()).toBe(1);
+    } finally {
+      await warmed.close();
+    }
+  }, 60_000);
+});

@@ -62,6 +62,16 @@ export function createPdfPool(size = PDF_WORKERS) {
 
   return {
     size,
+    /**
+     * Starts one worker ahead of the first PDF, so the first dietitian to preview a plan does not
+     * also wait for a thread to load the renderer and its fonts (seconds on a busy machine).
+     */
+    /** Worker threads started so far. */
+    threads: () => slots.length,
+    warm() {
+      if (closed || slots.length > 0) return;
+      spawn().worker.unref();
+    },
     render(job: PdfJob): Promise<Uint8Array> {
       if (closed) return Promise.reject(new Error('The PDF renderer has been shut down.'));
       return new Promise((resolve, reject) => {

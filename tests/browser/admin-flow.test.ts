@@ -102,9 +102,11 @@ it('runs the service from /admin: client, password, feed, plan, PDF', async () =
     await item.getByLabel('ml', { exact: true }).fill(ml!);
   }
   await screenshot(console_, 'admin-plan-editor');
-  // The preview opens the rendered PDF in a new tab, without saving anything.
+  // The preview opens the rendered PDF in a new tab, without saving anything. It is this test
+  // process's first PDF: the pool starts its worker thread for it (npm start warms one at start-up,
+  // test servers do not), which takes well over Playwright's default 10 s on a busy machine.
   const [preview] = await Promise.all([
-    dietitian.context.waitForEvent('page'),
+    dietitian.context.waitForEvent('page', { timeout: 60_000 }),
     console_.getByRole('button', { name: 'Preview PDF' }).click(),
   ]);
   await preview.waitForURL(/^blob:/);
