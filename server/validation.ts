@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Field builders shared by every schema (server and client forms), so each
- * rule and message of spec section 5 is written once.
+ * rule and message of the product's forms is written once.
  */
 
 /** The largest value of a Postgres `integer` column (every id and count here). */
@@ -52,7 +52,7 @@ export const optionalText = (label: string, max: number, opts: TextOptions = {})
     .nullish()
     .transform((v) => (v ? v : null));
 
-/** Trimmed and lower-cased (spec 5: no email-format rule on the public forms). */
+/** Trimmed and lower-cased (no email-format rule on the public forms). */
 export const emailText = (max = 254) =>
   z
     .string({ error: 'Email is required' })

@@ -29,7 +29,7 @@ const app = (
 if (prerendered) hydrateRoot(root, app);
 else createRoot(root).render(app);
 
-// Spec 7: track-visit fires once per app load; errors are only logged. It waits until the page
+// Track-visit fires once per app load; errors are only logged. It waits until the page
 // has loaded and the browser is idle, so it never competes with what the visitor sees first.
 const trackVisit = () => void trpcClient.visit.track.mutate().catch((err: unknown) => console.warn('visit tracking failed', err));
 const whenIdle = () =>

@@ -23,7 +23,7 @@ export const SITE = {
   /** tel: link target, international format. */
   phoneHref: `tel:+${BRAND.whatsappNumber}`,
   whatsappNumber: BRAND.whatsappNumber,
-  /** Support hours (spec 9). */
+  /** Support hours. */
   hours: [
     { days: 'Mon-Sat', time: '09:00AM-8:00PM' },
     { days: 'Sun', time: '10:00AM-4:00PM' },
@@ -53,7 +53,7 @@ export function chatLink(text: string, number: string = SITE.whatsappNumber): st
   return `https://wa.me/${number}?text=${encodeURIComponent(text)}`;
 }
 
-/** The prefilled chat messages of the site's hand-offs (spec 7). */
+/** The prefilled chat messages of the site's hand-offs. */
 export const CHAT_MESSAGES = {
   freeTrial: `Hi ${BRAND.name}! I'd like to start my ${SITE.freeTrialDays}-day free trial. Could you tell me how to begin?`,
   courses: `Hi ${BRAND.name}! I'm interested in your online certification courses. Could you share the details, fees and next batch dates?`,

@@ -32,7 +32,7 @@ export const newPasswordField = z
     PASSWORD_TOO_COMMON,
   );
 
-/** Spec 5: 'Email is required' and no email-format rule on these forms. */
+/** 'Email is required' and no email-format rule on these forms. */
 const emailField = emailText();
 
 const ROLE_MESSAGE = 'Role must be 1 (dietitian) or 2 (client)';

@@ -1,5 +1,5 @@
 /**
- * The plan catalogue (spec sections 3 and 9), one typed module shared by the
+ * The plan catalogue, one typed module shared by the
  * pricing page, the server's subscriptions and the demo seed. Prices are
  * whole rupees. Pure data: safe to import in the browser.
  */
@@ -118,7 +118,7 @@ const WG = tiers('WG', 'Weight Gain', [
 
 type ConditionSpec = { id: PlanId; name: string; list: number; sell: number; type: PlanType; description: string };
 
-/** 4-week condition plans at 5% discount (spec 9). */
+/** 4-week condition plans at 5% discount. */
 const CONDITIONS: ConditionSpec[] = [
   { id: 'tier-pcod', type: 'DP', name: 'PCOD/PCOS', list: 2237, sell: 2125, description: 'Balances hormones and cycles through food.' },
   { id: 'tier-thyroid', type: 'DP', name: 'Thyroid', list: 2237, sell: 2125, description: 'Supports thyroid health and steady energy.' },

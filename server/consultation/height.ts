@@ -1,7 +1,7 @@
 import { isPlausibleHeight } from '../measurements/schema.js';
 
 /**
- * The booking form asks for height as text "in feet" (spec 3), so people type
+ * The booking form asks for height as text "in feet", so people type
  * 5.6, 5'6", 5 ft 6 in or 168 cm. Turns that into metres for the new-client
  * form, or null when it cannot tell; the dietitian checks the result.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT32_MAX, numberField, requiredText } from '../validation.js';
 
 /*
- * The consultation modal's rules (spec 5), shared by the React form and the
+ * The consultation modal's rules, shared by the React form and the
  * server. The spec's 'reqiured' typos are fixed to 'required'.
  */
 
@@ -12,7 +12,7 @@ export const GENDERS = [
   { value: 3, label: 'Other' },
 ] as const;
 export type Gender = (typeof GENDERS)[number]['value'];
-/** The form starts on Male (spec 9: default gender 1); the server still requires a value. */
+/** The form starts on Male (default gender 1); the server still requires a value. */
 export const DEFAULT_GENDER: Gender = 1;
 export const genderLabel = (gender: number) => GENDERS.find((g) => g.value === gender)?.label;
 
@@ -20,7 +20,7 @@ export const CONSULTATION_NAME_MAX = 100;
 export const CONSULTATION_EMAIL_MAX = 254;
 export const CONSULTATION_HEIGHT_MAX = 30;
 export const CONSULTATION_STATE_MAX = 100;
-/** Spec 9: age and weight have at most three digits. */
+/** Age and weight have at most three digits. */
 export const AGE_MAX = 999;
 export const CONSULTATION_WEIGHT_MAX = 999;
 export const CONTACT_MIN_DIGITS = 10;
@@ -80,7 +80,7 @@ const CONDITION_ANSWERS = new Map<unknown, boolean>([
   ['false', false],
 ]);
 
-/** Yes/No radios send '1' and '0' (spec 3); JSON callers may send a boolean. */
+/** Yes/No radios send '1' and '0'; JSON callers may send a boolean. */
 export const medicalConditionField = z.preprocess(
   (v) => (v === '' ? undefined : CONDITION_ANSWERS.has(v) ? CONDITION_ANSWERS.get(v) : v),
   z.boolean({ error: (iss) => (iss.input == null ? 'Condition is required' : 'Answer Yes or No') }),

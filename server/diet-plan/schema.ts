@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateField, idField, plainText, requiredText } from '../validation.js';
 
-/** Page sizes of the My Diet Plans table (spec 9 lists 10, 25, 50, 100; 10 is the default). */
+/** Page sizes of the My Diet Plans table (10, 25, 50 or 100 rows; 10 by default). */
 export const DIET_PLAN_PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_DIET_PLAN_PAGE_SIZE = 10;
 /** Far beyond any real history; keeps OFFSET arithmetic sane for absurd input. */

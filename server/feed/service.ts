@@ -64,7 +64,7 @@ const postTurns = createTurns<number>();
  * starved every other request of the pool until they timed out with 503).
  */
 export async function toggleLike(deps: FeedDeps, actor: SessionUser, input: ToggleLikeInput) {
-  // Spec 6: clients like the dietitians' posts; a like is personal, so nobody likes on someone else's behalf.
+  // Clients like the dietitians' posts; a like is personal, so nobody likes on someone else's behalf.
   if (actor.role === ROLE.admin) throw forbidden('Only clients can like posts.');
   if (input.id !== actor.id) throw forbidden('You can only access your own data.');
   return postTurns(input.feedId, () => toggleInTransaction(deps, actor, input));

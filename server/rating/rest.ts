@@ -29,7 +29,7 @@ export const ratingRoutes = defineRoutes([
     errors: { 409: ALREADY_RATED },
     handle: async ({ caller, query }) => {
       const status = await caller.rating.checkIsRated(untrusted(query));
-      // The spec's client reads 409 as "already rated" (spec 7, 8).
+      // The spec's client reads 409 as "already rated".
       if (status.rated) throw conflict(ALREADY_RATED);
       return { message: 'Not rated yet', data: status };
     },

@@ -17,7 +17,7 @@ describe('ratingLabel', () => {
     expect(ratingLabel(stars)).toBe(label);
   });
 
-  it('has one label per half star, in the order of spec 9', () => {
+  it('has one label per half star, from the lowest to the highest', () => {
     expect(RATING_LABELS).toHaveLength(10);
     expect(RATING_LABELS[0]).toBe('Useless');
     expect(RATING_LABELS[9]).toBe('Excellent+');

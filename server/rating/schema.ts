@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { idField, numberField, plainText } from '../validation.js';
 
-/** Spec 9: half-star steps up to 5. Stored as whole half stars (1..10) so the steps stay exact. */
+/** Half-star steps up to 5. Stored as whole half stars (1..10) so the steps stay exact. */
 export const RATING_MAX_STARS = 5;
 export const RATING_COMMENT_MAX = 1000;
 
-/** The hover labels of spec 9, for 0.5, 1, 1.5 … 5 stars. */
+/** The hover labels of the half stars, for 0.5, 1, 1.5 … 5 stars. */
 export const RATING_LABELS = ['Useless', 'Useless+', 'Poor', 'Poor+', 'Ok', 'Ok+', 'Good', 'Good+', 'Excellent', 'Excellent+'] as const;
 export type RatingLabel = (typeof RATING_LABELS)[number];
 

@@ -4,7 +4,7 @@ import { supportFormSignedIn, supportFormSignedOut, supportRequestInput, support
 import * as service from './service.js';
 
 /**
- * Name and email are required only from visitors (spec 5). This runs before
+ * Name and email are required only from visitors. This runs before
  * the input parser, on the raw input, with the form schema that fits the
  * caller, so a visitor gets every missing field at once, in form order.
  */

@@ -8,7 +8,7 @@ export const SUPPORT_MESSAGE_MAX = 5000;
 
 const message = requiredText('Message is required', SUPPORT_MESSAGE_MAX, { multiline: true });
 
-/** Contact Us for a visitor: who they are and what they need (spec 5: no email-format rule). */
+/** Contact Us for a visitor: who they are and what they need (no email-format rule). */
 export const supportFormSignedOut = z.object({
   name: requiredText('Name is required', SUPPORT_NAME_MAX),
   email: requiredText('Email is required', SUPPORT_EMAIL_MAX),

@@ -12,7 +12,7 @@ export function App() {
         <LoadingOverlayProvider>
           <AppRoutes />
         </LoadingOverlayProvider>
-        {/* Spec 8: top-right, auto-close 5000 ms, light theme. */}
+        {/* Top-right, auto-close 5000 ms, light theme. */}
         <ConnectionNotice />
         {/* Below the 64 px top bars, so a toast never covers the name and Sign out (issue 12). */}
         <Toaster

@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 
 /**
- * Spec 4: while a form submits, a full-page loading overlay with a spinner.
+ * While a form submits, a full-page loading overlay with a spinner.
  * `run` shows it for the duration of a promise, even when several overlap.
  */
 type OverlayApi = { run<T>(work: Promise<T>): Promise<T>; active: boolean };

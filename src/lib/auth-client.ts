@@ -13,7 +13,7 @@ import { type SessionInfo, session } from './session';
 /**
  * The browser side of authentication: the password is encrypted before it
  * leaves the page, and an expired session token is renewed once with the
- * refresh token (spec 3 storage keys, issue 3) before the user is signed out.
+ * refresh token (the stored 'refresh_user') before the user is signed out.
  */
 
 /** The server's answers, inferred from the router: a change there is a type error here. */
@@ -40,7 +40,7 @@ export async function encryptPassword(key: PublicKeyAnswer, password: string): P
   return `enc:${key.kid}:${base64url(ciphertext)}`;
 }
 
-/** What 'info' holds (spec 3): {id, fullName, height, weight}. */
+/** What 'info' holds: {id, fullName, height, weight}. */
 export function storeSignedIn(data: SessionAnswer['data'] | RefreshAnswer['data']) {
   const info: SessionInfo = { id: data.id, fullName: data.fullName, height: data.height, weight: data.weight };
   session.store({ token: data.token, refreshToken: data.refreshToken, info });
@@ -129,7 +129,7 @@ export const ADMIN_LOGIN = '/admin/login';
 
 /**
  * Where a session that ends (signed out, expired or refused) leaves the user:
- * the root (spec 4), except in the console, which goes back to its own sign-in.
+ * the root, except in the console, which goes back to its own sign-in.
  */
 export const signedOutPath = (path = location.pathname) => (path === '/admin' || path.startsWith('/admin/') ? ADMIN_LOGIN : '/');
 

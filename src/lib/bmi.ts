@@ -1,12 +1,12 @@
 import { HEIGHT_M, WEIGHT_KG } from '../../server/measurements/schema';
 
 /**
- * Body-mass index (spec 3 and 4): BMI = weight / height², shown with three
+ * Body-mass index: BMI = weight / height², shown with three
  * decimals on a gauge from -110° to 110° with four categories.
  */
 
 /**
- * Spec 9 thresholds (18.5, 24.9, 25, 29.9). The bands are read as half-open so
+ * Thresholds 18.5, 24.9, 25 and 29.9. The bands are read as half-open so
  * no value falls between them: a BMI of 24.95 is still healthy, 29.95 still overweight.
  */
 export const BMI_THRESHOLDS = { healthyFrom: 18.5, overweightFrom: 25, obesityFrom: 30 } as const;

@@ -1,6 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 
-/** The server's message for any failed call (spec 8: toasts carry it). */
+/** The server's message for any failed call (toasts carry it). */
 export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
   if (error instanceof TRPCClientError) return error.message || fallback;
   if (error instanceof Error && error.message) return error.message;

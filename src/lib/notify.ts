@@ -3,7 +3,7 @@ import { isHandled } from './auth-client';
 import { errorMessage } from './errors';
 
 /**
- * Spec 8: every failed call shows the server's message. A failure the user was
+ * Every failed call shows the server's message. A failure the user was
  * already told about (the session ended) is not repeated, and the same message
  * from several calls at once shows as one toast.
  */

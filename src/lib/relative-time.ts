@@ -1,7 +1,7 @@
 import { formatDay, formatMoment } from '../../server/format';
 
 /**
- * A post's age as the feed shows it (spec 4): under a minute 'just now',
+ * A post's age as the feed shows it: under a minute 'just now',
  * under 60 minutes '5m', under 24 hours '3h', otherwise the date (23 Nov 2026)
  * in the reader's time zone; a missing or unreadable date is 'Invalid date'.
  */

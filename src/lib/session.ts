@@ -1,7 +1,7 @@
 import type { RouterOutputs } from './router-types';
 
 /**
- * The browser session, exactly as spec section 3 stores it:
+ * The browser session, under the storage keys the product has always used:
  * 'user' (session token; presence means signed in), 'refresh_user' (refresh
  * token) and 'info' (JSON of {id, fullName, height, weight}).
  */
@@ -39,7 +39,7 @@ export const session = {
     localStorage.setItem(KEYS.info, JSON.stringify({ ...current, ...patch }));
     notify();
   },
-  /** Spec 4: clearing the session wipes all local storage, only when signed in. */
+  /** Clearing the session wipes all local storage, only when signed in. */
   clear() {
     if (!session.isSignedIn()) return;
     const device = localStorage.getItem(KNOWN_DEVICE_KEY);

@@ -10,7 +10,7 @@ import { session } from './session';
 import { useTRPC } from './trpc';
 
 /**
- * Spec 4: a signed-in area checks the session with the server on load. When
+ * A signed-in area checks the session with the server on load. When
  * the server refuses it, it is cleared and the user leaves for
  * `signedOutPath` with the server's message. A network or server failure only
  * shows its message: nobody is signed out because the server had a hiccup.

@@ -10,7 +10,7 @@ import { useTRPC } from './trpc';
 export const SIGNED_OUT_MESSAGE = 'You have been logged out successfully';
 
 /**
- * Spec 4: sign out on the server, then clear the session, go to the root (the
+ * Sign out on the server, then clear the session, go to the root (the
  * console: its sign-in, see `signedOutPath`) and say so. A session the server
  * no longer knows (expired or revoked) is already signed out there, so it is
  * cleared here too; any other failure keeps the user signed in and shows the

@@ -34,7 +34,7 @@ describe('Write a Review', () => {
     await expect.poll(() => visible(page, 'Ratings are required')).toBe(true);
     await screenshot(page, 'write-review-error');
 
-    // Hovering each half star shows its label (spec 9).
+    // Hovering each half star shows its label.
     const stars = page.getByTestId('star-rating');
     const box = (await stars.boundingBox())!;
     const starWidth = (box.width - 8) / 5;

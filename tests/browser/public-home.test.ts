@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { intersectionSettled } from '../helpers/pages.js';
 import { chatText, expectNewTab } from '../helpers/public-site.js';
 
-/** The home page's behaviours of spec section 2, in real Chromium. */
+/** The home page's behaviours, in real Chromium. */
 let server: TestServer;
 let browser: Browser;
 

@@ -43,7 +43,7 @@ function useDrawer(location: string) {
 }
 
 /**
- * The frame of a signed-in area (spec 2, the client dashboard; the console
+ * The frame of a signed-in area (the client dashboard; the console
  * shares it): the teal top bar (brand, the user's name, Sign out) and the side
  * drawer, 240 px open and icons only (with tooltips) when collapsed, the
  * current link highlighted. On phones the drawer is hidden, so every card

@@ -16,7 +16,7 @@ type FormInput = z.input<typeof forgotPasswordInput>;
 type FormValues = z.output<typeof forgotPasswordInput>;
 
 /**
- * Spec 2 and 5: one email field and Submit; an empty email shows only a red
+ * One email field and Submit; an empty email shows only a red
  * border (screen readers still hear why). Closing by the close control or an
  * outside click resets the form.
  */

@@ -24,7 +24,7 @@ type FormValues = z.output<typeof signInForm>;
 
 export const DASHBOARD_HOME = '~/dashboard/feeds';
 
-/** Spec 2: /login. Already signed in → straight to the dashboard's feeds. */
+/** /login. Already signed in → straight to the dashboard's feeds. */
 export default function LoginPage() {
   useDocumentTitle('Login', 'Sign in to your Poshan dashboard: your diet plans, weekly weight, BMI and updates from your dietitian.');
   const signedIn = useSignedIn();

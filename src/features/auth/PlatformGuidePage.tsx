@@ -15,7 +15,7 @@ import { GUIDE_PHONE_SHOT, GUIDE_SHOT, GUIDE_STEPS, guideImage } from './guide-s
 export const NO_PERMISSION = 'You do not have the necessary permissions to access this page.';
 
 /**
- * Spec 2 and 4, issue 12: the guide, for an authorised user only; anyone else
+ * The guide, for an authorised user only; anyone else
  * goes back to / with the permission toast. It is a step-by-step walk through
  * the dashboard with screenshots of the real app (made by
  * `npm run guide:screenshots` from the demo data); a video plays above the

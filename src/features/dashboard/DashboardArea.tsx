@@ -20,7 +20,7 @@ import { HydrationMark } from '../../components/HydrationMark';
 /**
  * The lazy chunk for /dashboard and /dashboard/*, mounted with `nest`: paths
  * in here are relative ('/feeds'); '~/' leaves the dashboard.
- * Signed-out users on any dashboard path go to the root (spec 2).
+ * Signed-out users on any dashboard path go to the root.
  */
 export default function DashboardArea() {
   const signedIn = useSignedIn();
@@ -56,7 +56,7 @@ function SignedInDashboard() {
   );
 }
 
-/** Spec 2: the same 404 words and button as the public site, inside the dashboard frame. */
+/** The same 404 words and button as the public site, inside the dashboard frame. */
 function DashboardNotFound() {
   return (
     <Page title="Page not found">

@@ -5,7 +5,7 @@ import { useSessionInfo } from '../../lib/use-session';
 import { useSignOut } from '../../lib/use-sign-out';
 import { DASHBOARD_LINKS, isCurrent } from './nav';
 
-/** Spec 2: the dashboard's frame, with the signed-in client's full name. */
+/** The dashboard's frame, with the signed-in client's full name. */
 export function DashboardShell({ children }: { children: ReactNode }) {
   const info = useSessionInfo();
   const signOut = useSignOut();

@@ -4,7 +4,7 @@ import type { ShellLink } from '../../components/shell/AppShell';
 /** `also`: sub-pages that keep this link highlighted. */
 export type DashboardLink = ShellLink & { also?: string[] };
 
-/** Spec 2: the drawer's links, in the spec's order, relative to /dashboard. */
+/** The drawer's links, in the spec's order, relative to /dashboard. */
 export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'Feeds', href: '/feeds', Icon: Newspaper },
   { title: 'My Diet Plans', href: '/diet-plan', Icon: FileText },

@@ -3,7 +3,7 @@ import { session } from '../../lib/session';
 import { useAuthorizationCheck } from '../../lib/use-authorization-check';
 
 /**
- * Spec 4: on a dashboard path the authorization check runs on every load
+ * On a dashboard path the authorization check runs on every load
  * (never from cache). A successful check refreshes 'info' (name, height, weight).
  */
 export function useDashboardCheck() {

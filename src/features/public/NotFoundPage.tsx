@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { buttonClasses } from '../../components/ui/Button';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
-/** Spec 2: every unknown address. */
+/** Every unknown address. */
 export default function NotFoundPage() {
   useDocumentTitle(
     'Page not found',

@@ -20,7 +20,7 @@ const LoginPage = lazy(() => import('../auth/LoginPage'));
 const ResetPasswordPage = lazy(() => import('../auth/ResetPasswordPage'));
 const PlatformGuidePage = lazy(() => import('../auth/PlatformGuidePage'));
 
-/** Spec 2: these pages scroll smoothly to the top when opened. */
+/** These pages scroll smoothly to the top when opened. */
 const SMOOTH_SCROLL_PATHS = new Set(['/about-us', '/contact-us', '/faq']);
 
 /**

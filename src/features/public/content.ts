@@ -2,7 +2,7 @@ import { CHAT_MESSAGES, chatLink, SITE } from '../../site-config';
 
 /**
  * The words and pictures of the public site, kept apart from the layout so
- * copy changes don't touch components. Shapes follow spec section 3.
+ * copy changes don't touch components. Shapes are those the server's public content calls return.
  */
 
 export type Stat = { id: number; value: number; label: string; isPercentage: boolean; noAnimation?: boolean; display?: string };
@@ -50,7 +50,7 @@ export const STORIES: Story[] = [
 ];
 
 export type ConnectCard = { id: number; title: string; desc: string; icon: 'chat' | 'phone' | 'calendar'; link?: string };
-/** Spec 2: id 1 opens an external link in a new tab, a card with a link navigates, a card without one opens Contact Us. */
+/** Id 1 opens an external link in a new tab, a card with a link navigates, a card without one opens Contact Us. */
 export const CONNECT_CARDS: ConnectCard[] = [
   {
     id: 1,

@@ -18,7 +18,7 @@ function arc(fromBmi: number, toBmi: number) {
   return `M ${start.x.toFixed(2)} ${start.y.toFixed(2)} A ${R} ${R} 0 ${large} 1 ${end.x.toFixed(2)} ${end.y.toFixed(2)}`;
 }
 
-/** Spec 4: healthy is green, every other category red (deeper red further from healthy). */
+/** Healthy is green, every other category red (deeper red further from healthy). */
 const BANDS = [
   { from: GAUGE.minBmi, to: BMI_THRESHOLDS.healthyFrom, className: 'stroke-red-300' },
   { from: BMI_THRESHOLDS.healthyFrom, to: BMI_THRESHOLDS.overweightFrom, className: 'stroke-green-500' },

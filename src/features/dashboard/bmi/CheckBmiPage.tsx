@@ -18,7 +18,7 @@ const LEGEND = [
 const startValue = (n: number | null | undefined) => (typeof n === 'number' && n > 0 ? String(n) : '');
 
 /**
- * Spec 2 and 4: height (m) and weight; once both are filled the BMI shows on
+ * Height (m) and weight; once both are filled the BMI shows on
  * the gauge, with 3 decimals and its category. Values that cannot be a body
  * (zero, negative, centimetres typed as metres) get a hint, never NaN.
  */

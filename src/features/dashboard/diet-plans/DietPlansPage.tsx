@@ -20,7 +20,7 @@ export function formatDayRange(from: string, to: string): string {
   return `${a} – ${b}`;
 }
 
-/** Spec 9: page sizes 10, 25 and 100; 10 by default. Pages are zero-based on the server. */
+/** Page sizes 10, 25 and 100; 10 by default. Pages are zero-based on the server. */
 export const PAGE_SIZES = [10, 25, 100] as const;
 type PageSize = (typeof PAGE_SIZES)[number];
 

@@ -3,7 +3,7 @@ import type { FeedItem } from '../../../../server/feed/schema';
 import { fullDateTime, relativeTime, toDate } from '../../../lib/relative-time';
 import { LogoMark } from '../../public/layout/Logo';
 
-/** One admin post (spec 2): avatar, admin name, 'Admin' label, age, text, like count and like toggle. */
+/** One admin post: avatar, admin name, 'Admin' label, age, text, like count and like toggle. */
 export function FeedPostCard({
   post,
   now,

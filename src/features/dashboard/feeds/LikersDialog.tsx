@@ -8,7 +8,7 @@ import { useTRPC } from '../../../lib/trpc';
 
 const LIKERS_PAGE = 50;
 
-/** Spec 2: who liked a post, by first and last name with a user icon, and a Close button. */
+/** Who liked a post, by first and last name with a user icon, and a Close button. */
 export function LikersDialog({ postId, onClose }: { postId: number | null; onClose: () => void }) {
   const trpc = useTRPC();
   const likers = useInfiniteQuery({

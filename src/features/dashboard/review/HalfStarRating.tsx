@@ -8,7 +8,7 @@ const STARS = Array.from({ length: RATING_MAX_STARS }, (_, i) => i + 1);
 export const starFill = (rating: number, star: number) => (rating >= star ? 1 : rating >= star - 0.5 ? 0.5 : 0);
 
 /**
- * Half-star rating (spec 2 and 9): each star has a left half (x.5) and a right
+ * Half-star rating: each star has a left half (x.5) and a right
  * half (whole star); hovering shows the label of the value under the pointer.
  * Built from native radio buttons, so Tab reaches it and the arrow keys
  * change the value, and screen readers announce "3.5 stars, Good".

@@ -19,7 +19,7 @@ import { HalfStarRating } from './HalfStarRating';
 const isConflict = (error: unknown) => error instanceof TRPCClientError && error.data?.code === 'CONFLICT';
 
 /**
- * Spec 2 and 4: a half-star rating and an optional comment; once sent (or if
+ * A half-star rating and an optional comment; once sent (or if
  * the rated check says so) the page shows the thank-you state instead.
  */
 export function WriteReviewPage() {
@@ -34,7 +34,7 @@ export function WriteReviewPage() {
     setSubmitted(true);
   };
 
-  // Spec 8: a 409 on the rated check means "already rated", with no message.
+  // A 409 on the rated check means "already rated", with no message.
   const alreadyRated = rated.data?.rated === true || isConflict(rated.error);
   return (
     <Page title="Write a Review" lead="Tell us how your journey with your dietitian is going." width="max-w-2xl">

@@ -14,7 +14,7 @@ describe('starFill', () => {
   });
 });
 
-describe('the hover labels of the ten half stars (spec 9)', () => {
+describe('the hover labels of the ten half stars', () => {
   it('reads Useless at half a star up to Excellent+ at five', () => {
     const halves = Array.from({ length: 10 }, (_, i) => (i + 1) / 2);
     expect(halves.map((v) => ratingLabel(v))).toEqual([...RATING_LABELS]);

@@ -9,7 +9,7 @@ import { formatDay, formatRupees } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import { formatFollowUpDay } from '../../../lib/use-live-reload';
 
-/** Spec 2 and 4: the active plan's card (Status 'Active' while not expired), else the empty text. */
+/** The active plan's card (Status 'Active' while not expired), else the empty text. */
 export function ActiveSubscriptionPage() {
   const trpc = useTRPC();
   const subscriptions = useQuery({ ...trpc.subscription.active.queryOptions({ active: true }), staleTime: 0 });

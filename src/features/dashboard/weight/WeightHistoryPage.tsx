@@ -38,7 +38,7 @@ export function WeightHistoryPage() {
     } catch (error) {
       toastError(error);
     } finally {
-      // Spec 4: removing a weight reloads the list.
+      // Removing a weight reloads the list.
       await queryClient.invalidateQueries({ queryKey: trpc.weight.list.queryKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.auth.checkAuthorization.queryKey() });
     }

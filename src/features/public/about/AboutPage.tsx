@@ -29,7 +29,7 @@ const VALUES = [
   { label: 'Specialities', value: `${EXPERTISE.length}` },
 ];
 
-/** Spec 2: about (#about), top services (#services), remote work benefits, expertise (#expertise). */
+/** About (#about), top services (#services), remote work benefits, expertise (#expertise). */
 export default function AboutPage() {
   useDocumentTitle(
     'About us',

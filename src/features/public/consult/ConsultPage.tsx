@@ -16,7 +16,7 @@ const STEPS = [
 ];
 
 /**
- * Spec 2: the consultation page. `?book=` with any value opens the booking
+ * The consultation page. `?book=` with any value opens the booking
  * modal; 'Book now' adds it and closing removes it, so the address always
  * says whether the modal is open.
  */

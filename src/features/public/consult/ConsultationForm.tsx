@@ -19,7 +19,7 @@ import { RadioGroupField } from './RadioGroupField';
 
 type Fields = Record<keyof ConsultationFormInput, string>;
 
-/** Every field starts empty except gender, which starts on Male (spec 9). */
+/** Every field starts empty except gender, which starts on Male. */
 export const EMPTY_CONSULTATION: Fields = {
   name: '',
   email: '',
@@ -40,7 +40,7 @@ const CONDITION_OPTIONS = [
 ] as const;
 
 /**
- * Spec 2, 3, 5 and 8: the booking form. Rules and messages are the server's
+ * The booking form. Rules and messages are the server's
  * schema; the countries load when the form opens; the overlay covers the
  * page while it submits; success toasts, then `onBooked` closes the modal.
  */

@@ -4,7 +4,7 @@ import { Modal } from '../../../components/ui/Modal';
 import { ConsultationForm } from './ConsultationForm';
 
 /**
- * Spec 2: 'Schedule Your Consultation'. The form lives inside the dialog's
+ * 'Schedule Your Consultation'. The form lives inside the dialog's
  * content, which unmounts on close, so closing always resets it. Consult sits
  * in the dialog's footer (submitting the form through its id), so it stays on
  * screen, on a phone too, while the fields scroll.

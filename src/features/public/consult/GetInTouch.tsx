@@ -2,7 +2,7 @@ import { CalendarCheck, Clock, PhoneCall } from 'lucide-react';
 import { Button } from '../../../components/ui/Button';
 import { SITE } from '../../../site-config';
 
-/** Spec 2: Get in Touch (anchor `contact`): headline, callback line, working hours and 'Book now'. */
+/** Get in Touch (anchor `contact`): headline, callback line, working hours and 'Book now'. */
 export function GetInTouch({ onBook }: { onBook: () => void }) {
   return (
     <section

@@ -4,7 +4,7 @@ import { CONTACT_CARDS, type ContactCard } from '../content';
 
 const ICONS: Record<ContactCard['icon'], typeof Phone> = { phone: Phone, mail: Mail, chat: MessageCircle, clock: Clock };
 
-/** The ways to reach the team (spec 3: contact card id, title, data1, data2, icon). */
+/** The ways to reach the team (contact card id, title, data1, data2, icon). */
 export function ContactDetails({ compact = false }: { compact?: boolean }) {
   return (
     <ul className={`grid gap-3 ${compact ? '' : 'sm:grid-cols-2 mdx:grid-cols-1'}`}>

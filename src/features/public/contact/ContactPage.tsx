@@ -4,7 +4,7 @@ import { PageHeader } from '../components/PageHeader';
 import { ContactDetails } from './ContactDetails';
 import { SupportForm } from './SupportForm';
 
-/** Spec 2: the support form plus the ways to reach us. */
+/** The support form plus the ways to reach us. */
 export default function ContactPage() {
   const signedIn = useSignedIn();
   useDocumentTitle(

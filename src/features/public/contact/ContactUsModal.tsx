@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/Button';
 import { Modal, ModalClose } from '../../../components/ui/Modal';
 import { ContactDetails } from './ContactDetails';
 
-/** Spec 2: opened by a connect-us card without a link; closes by the close icon, the Close button or a click outside. */
+/** Opened by a connect-us card without a link; closes by the close icon, the Close button or a click outside. */
 export default function ContactUsModal({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <Modal

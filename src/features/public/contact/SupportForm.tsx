@@ -18,7 +18,7 @@ const signedOutResolver = zodResolver(supportFormSignedOut) as Resolver<SupportF
 const signedInResolver = zodResolver(supportFormSignedIn) as Resolver<SupportFields>;
 
 /**
- * Spec 2 and 5: name, email and message from a visitor; only the message
+ * Name, email and message from a visitor; only the message
  * when signed in (the account supplies the rest). Success shows the server's
  * message and clears the form; failure shows the server's message.
  */

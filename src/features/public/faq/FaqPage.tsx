@@ -7,7 +7,7 @@ import { PageHeader } from '../components/PageHeader';
 import { FAQ_ITEMS } from './faq-items';
 
 /**
- * Spec 2: six questions, one open at a time (Radix Accordion, type single:
+ * Six questions, one open at a time (Radix Accordion, type single:
  * arrow keys, Home and End move between questions), two columns on wide screens.
  */
 export default function FaqPage() {

@@ -6,7 +6,7 @@ export type FaqItem = { id: number; panel: string; question: string; answer: str
 
 const startingPrice = formatRupees(findPlan('WL', 'tier-kickstart')?.sellPrice ?? 0);
 
-/** Spec 2: six questions carrying the spec's content points. */
+/** Six questions carrying the spec's content points. */
 export const FAQ_ITEMS: FaqItem[] = [
   {
     id: 1,

@@ -12,7 +12,7 @@ const AI_LIMITS = [
   'No one responsible for the result',
 ];
 
-/** Spec 1: the claim that human expertise beats algorithms. */
+/** The claim that human expertise beats algorithms. */
 export function AiVersusExpert() {
   return (
     <section aria-labelledby="ai-title" className="bg-slate-900 py-16 text-white md:py-20">

@@ -32,7 +32,7 @@ function CardBody({ card, action }: { card: ConnectCard; action: ReactNode }) {
 }
 
 /**
- * Spec 2: card id 1 opens its external link in a new tab; a card with a link
+ * Card id 1 opens its external link in a new tab; a card with a link
  * navigates; a card without one opens the Contact Us modal. Animates in once
  * at 20% visibility.
  */

@@ -4,7 +4,7 @@ import { ExternalLink } from '../components/ExternalLink';
 import { SectionHeading } from '../components/SectionHeading';
 import { COURSES } from '../content';
 
-/** Spec 1 and 9: three online certification courses; enrolling opens a chat asking about them. */
+/** Three online certification courses; enrolling opens a chat asking about them. */
 export function Courses() {
   return (
     <section aria-labelledby="courses-title" className="bg-brand-50 py-16 md:py-20">

@@ -3,7 +3,7 @@ import { CHAT_MESSAGES, chatLink, SITE } from '../../../site-config';
 import { ExternalLink } from '../components/ExternalLink';
 import { revealClasses, useReveal } from '../lib/use-reveal';
 
-/** Spec 2: the trial starts in a chat with prefilled text; the banner animates in at 30% visibility. */
+/** The trial starts in a chat with prefilled text; the banner animates in at 30% visibility. */
 export function FreeTrialBanner() {
   const { ref, shown } = useReveal<HTMLElement>(0.3);
   return (

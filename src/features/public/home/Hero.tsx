@@ -9,7 +9,7 @@ import { usePrefersReducedMotion } from '../lib/use-media-query';
 const saveData = () => Boolean((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData);
 
 /**
- * Spec 2: the hero is a video with a quote. The poster is always painted
+ * The hero is a video with a quote. The poster is always painted
  * first (and stays if the video is not configured or cannot load), so the
  * hero never shifts or looks empty offline. The background video can be paused (WCAG 2.2.2) and
  * does not play at all for visitors who prefer reduced motion.

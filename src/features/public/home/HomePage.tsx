@@ -11,7 +11,7 @@ import { StoriesCarousel } from './StoriesCarousel';
 import { Testimonials } from './Testimonials';
 import { WhyChooseUs } from './WhyChooseUs';
 
-/** Spec 2: the home sections in the spec's order, then the further blocks. */
+/** The home sections in the spec's order, then the further blocks. */
 export default function HomePage() {
   useDocumentTitle(
     '',

@@ -8,7 +8,7 @@ const CREDENTIALS = [
   { Icon: Users, text: 'Leads a team of certified dietitians' },
 ];
 
-/** Spec 2: Meet the Founder with a Consult Now button that opens a chat (spec 7). */
+/** Meet the Founder with a Consult Now button that opens a chat. */
 export function MeetFounder() {
   return (
     <section aria-labelledby="founder-title" className="bg-white py-16 md:py-20">

@@ -20,7 +20,7 @@ function Counter({ stat, start }: { stat: Stat; start: boolean }) {
   );
 }
 
-/** Spec 2: counters count up (about 4 s, 24 ms ticks, step ≥ 1) once the section is on screen. */
+/** Counters count up (about 4 s, 24 ms ticks, step ≥ 1) once the section is on screen. */
 export function StatsCounters() {
   const { ref, shown } = useReveal<HTMLElement>(0.3);
   return (

@@ -47,7 +47,7 @@ function StoryCard({ story }: { story: Story }) {
 }
 
 /**
- * Spec 2: two stories a page (one below 640 px). Previous is disabled on the
+ * Two stories a page (one below 640 px). Previous is disabled on the
  * first page and Next on the last. Animates in once at 20% visibility.
  */
 export function StoriesCarousel() {

@@ -16,7 +16,7 @@ const WRITTEN: Card[] = TESTIMONIALS.map((t) => ({
   img: t.img,
 }));
 
-/** Spec 1: three testimonials. */
+/** Three testimonials. */
 const SHOWN = 3;
 
 function Stars({ stars }: { stars: number }) {

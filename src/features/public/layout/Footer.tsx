@@ -6,7 +6,7 @@ import { SocialLinks } from './SocialIcons';
 
 const linkClasses = 'rounded text-slate-300 hover:text-white hover:underline underline-offset-4';
 
-/** Spec 2: Company and Explore/help groups, social links in new tabs, the copyright line. */
+/** Company and Explore/help groups, social links in new tabs, the copyright line. */
 export function Footer() {
   const signedIn = useSignedIn();
   return (

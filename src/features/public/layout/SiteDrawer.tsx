@@ -10,7 +10,7 @@ import { LogoMark } from './Logo';
 type MenuLink = { label: string; href: string; Icon: ComponentType<{ className?: string }> };
 
 /**
- * Spec 2: the main menu depends on the session (Go to Dashboard or Login;
+ * The main menu depends on the session (Go to Dashboard or Login;
  * Guide only when signed in) and, on phones (≤ 767 px, where the top bar's
  * links are hidden), is extended with About Us, Pricing Plans and Book a
  * Consultation. The secondary menu is FAQ, plus Sign out when signed in.

@@ -24,7 +24,7 @@ function useScrolledPast(offset: number, enabled: boolean) {
 }
 
 /**
- * Spec 2: transparent and laid over the hero on the home page, dark elsewhere.
+ * Transparent and laid over the hero on the home page, dark elsewhere.
  * (Dashboard paths never render the public layout, so the bar is hidden there.)
  * On home it turns dark once the hero has scrolled away, so it stays readable.
  */

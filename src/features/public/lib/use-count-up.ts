@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { REDUCED_MOTION_QUERY } from './use-media-query';
 
-/** Spec 9: counters reach their target in about 4000 ms, ticking every 24 ms. */
+/** Counters reach their target in about 4000 ms, ticking every 24 ms. */
 export const COUNT_DURATION_MS = 4000;
 export const COUNT_TICK_MS = 24;
 

@@ -17,9 +17,9 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-/** Spec 9: the site's mobile rules apply at 767 px wide or less. */
+/** The site's mobile rules apply at 767 px wide or less. */
 export const MOBILE_QUERY = '(max-width: 767px)';
-/** Spec 2: the stories carousel shows one story below 640 px, two from 640 px. */
+/** The stories carousel shows one story below 640 px, two from 640 px. */
 export const TWO_STORIES_QUERY = '(min-width: 640px)';
 export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { REDUCED_MOTION_QUERY } from './use-media-query';
 
 /**
- * Spec 2: a section animates in once, the first time `threshold` of it is
+ * A section animates in once, the first time `threshold` of it is
  * visible (0.2 for connect-us and stories, 0.3 for the free-trial banner).
  * Without IntersectionObserver, or when the visitor prefers less motion, the
  * section is simply shown.

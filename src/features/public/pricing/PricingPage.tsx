@@ -139,7 +139,7 @@ function OtherPlansNote({ type }: { type: PlanType }) {
   );
 }
 
-/** Spec 2: plan-type dropdown (WL default), three cards, no prices: the price is shared in a chat. */
+/** Plan-type dropdown (WL default), three cards, no prices: the price is shared in a chat. */
 export default function PricingPage() {
   useDocumentTitle(
     'Pricing Plans',

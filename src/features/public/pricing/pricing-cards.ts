@@ -1,12 +1,12 @@
 import { findPlan, type Plan, type PlanId, type PlanType, plansOfType, TIER_FEATURES } from '../../../../server/catalogue/plans';
 
 /**
- * Spec 2: three tier cards per plan type. Weight Loss and Weight Gain have
+ * Three tier cards per plan type. Weight Loss and Weight Gain have
  * exactly three tiers in the catalogue (1 month, 6 months featured, 1 year).
  * Disease Management (7 plans) and Lifestyle (6 plans) have more, so the
  * cards show the three most requested and the note below the cards names the
  * rest, with a link to book a consultation:
- *   DP: Thyroid, PCOD/PCOS (highlighted), Diabetes — the conditions spec 1
+ *   DP: Thyroid, PCOD/PCOS (highlighted), Diabetes — the conditions the service
  *       names first besides hypertension;
  *   LP: Acidity/Constipation/Gastric, Basic Food Guidance (highlighted),
  *       Post Pregnancy.
