@@ -1,8 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { ConsultationStatus } from '../db/schema.js';
 import { type PageRequest, pagedList } from '../db/paging.js';
-import { CONVERTIBLE } from '../admin/bookings/schema.js';
-import type { BookConsultationInput } from './schema.js';
+import { type BookConsultationInput, CONVERTIBLE } from './schema.js';
 
 export function insertConsultation(db: Db, booking: BookConsultationInput) {
   return db

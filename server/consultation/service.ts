@@ -5,7 +5,6 @@ import { bookingReceivedMail } from '../mail/templates.js';
 import { findCountry } from '../countries/repo.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, notFound } from '../errors.js';
-import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type Booking } from '../admin/bookings/schema.js';
 import { changedFields, recordAudit } from '../audit/record.js';
 import type { SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
@@ -16,7 +15,15 @@ import { heightTextToMetres } from './height.js';
 import { oneLine } from '../support/service.js';
 import type { RequestMeta } from '../trpc/context.js';
 import * as repo from './repo.js';
-import { type BookConsultationInput, CHOOSE_A_COUNTRY, CONSULTATION_BOOKED, genderLabel } from './schema.js';
+import {
+  BOOKING_STATUS_LABELS,
+  BOOKING_TRANSITIONS,
+  type BookConsultationInput,
+  type Booking,
+  CHOOSE_A_COUNTRY,
+  CONSULTATION_BOOKED,
+  genderLabel,
+} from './schema.js';
 
 /**
  * Books a consultation (anyone may: visitors are the point), tells the team

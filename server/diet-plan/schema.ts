@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField, idField, plainText, requiredText } from '../validation.js';
+import { dateField, idField, intField, plainText, requiredText } from '../validation.js';
 
 /** Page sizes of the My Diet Plans table (10, 25, 50 or 100 rows; 10 by default). */
 export const DIET_PLAN_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -149,3 +149,84 @@ export const newDietPlanFields = z
     to: dateField('To date is required'),
   })
   .refine((p) => p.from <= p.to, { message: 'The end date cannot be before the start date', path: ['to'] });
+
+/* Plans as the console manages them: uploaded or composed, versioned. */
+
+export const DIET_PLAN_SOURCES = ['upload', 'composed'] as const;
+export type DietPlanSource = (typeof DIET_PLAN_SOURCES)[number];
+
+/** Base64 of at most 10 MB (4 characters per 3 bytes). */
+export const PDF_BASE64_MAX = Math.ceil(DIET_PLAN_PDF_MAX_BYTES / 3) * 4;
+const TOO_BIG = `The PDF must be at most ${DIET_PLAN_PDF_MAX_BYTES / (1024 * 1024)} MB`;
+export const pdfBase64 = z
+  .string({ error: 'Choose a PDF file to upload' })
+  .min(1, 'Choose a PDF file to upload')
+  .max(PDF_BASE64_MAX, TOO_BIG)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The file did not arrive intact. Choose it again.');
+
+export const uploadFields = z.object({
+  title: requiredText('Title is required', 120),
+  from: dateField('From date is required'),
+  to: dateField('To date is required'),
+});
+export const rangeOk = (p: { from: string; to: string }) => p.from <= p.to;
+export const rangeError = { message: 'The end date cannot be before the start date', path: ['to'] };
+
+/**
+ * Editing makes a new version. `expectedVersion` is the version the editor
+ * started from: if someone saved in between, the edit is refused instead of
+ * silently overwriting their work.
+ */
+export const reviseDietPlanInput = z.discriminatedUnion('source', [
+  uploadFields
+    .extend({
+      source: z.literal('upload'),
+      id: idField('id'),
+      expectedVersion: intField('expectedVersion', 1),
+      /** Leave out to keep the current PDF (e.g. only the dates change). */
+      pdfBase64: pdfBase64.optional(),
+    })
+    .refine(rangeOk, rangeError),
+  z.object({
+    source: z.literal('composed'),
+    id: idField('id'),
+    expectedVersion: intField('expectedVersion', 1),
+    plan: composedDietPlanSchema,
+  }),
+]);
+export type ReviseDietPlanInput = z.infer<typeof reviseDietPlanInput>;
+
+export const dietPlanSummary = z.object({
+  id: z.number().int(),
+  client: z.object({ id: z.number().int(), fullName: z.string() }),
+  title: z.string(),
+  from: z.string(),
+  to: z.string(),
+  version: z.number().int(),
+  source: z.enum(DIET_PLAN_SOURCES),
+  bytes: z.number().int(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+
+export const dietPlanVersion = z.object({
+  version: z.number().int(),
+  title: z.string(),
+  from: z.string(),
+  to: z.string(),
+  source: z.enum(DIET_PLAN_SOURCES),
+  bytes: z.number().int(),
+  createdAt: z.date(),
+  createdBy: z.string().nullable(),
+  current: z.boolean(),
+});
+
+export const dietPlanDetail = dietPlanSummary.extend({
+  /** The composed plan of the current version (null for an uploaded PDF). */
+  content: composedDietPlanSchema.nullable(),
+  /** Every version, newest first (the first is the one the client sees). */
+  versions: z.array(dietPlanVersion),
+  /** A short-lived link that opens the current PDF. */
+  pdfURL: z.string(),
+});
+export type DietPlanDetail = z.infer<typeof dietPlanDetail>;

@@ -1,4 +1,3 @@
-import type { DietPlanDetail, ReviseDietPlanInput } from '../admin/diet-plans/schema.js';
 import { recordAudit } from '../audit/record.js';
 import { clientNotFound, clientToActFor, requireClient } from '../auth/guards.js';
 import type { SessionUser } from '../auth/session.js';
@@ -14,9 +13,11 @@ import {
   type ComposedDietPlan,
   composedDietPlanSchema,
   DIET_PLAN_PDF_MAX_BYTES,
+  type DietPlanDetail,
   type DietPlanList,
   type ListDietPlansInput,
   newDietPlanFields,
+  type ReviseDietPlanInput,
 } from './schema.js';
 import { checkPdfLink, signPdfLink } from './signed-url.js';
 import { formatDay } from '../format.js';

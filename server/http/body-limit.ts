@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { getErrorShape, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { PDF_BASE64_MAX } from '../admin/diet-plans/schema.js';
+import { PDF_BASE64_MAX } from '../diet-plan/schema.js';
 import { appRouter } from '../trpc/root.js';
 import { envelope } from './envelope.js';
 

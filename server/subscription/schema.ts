@@ -61,3 +61,22 @@ export const assignSubscriptionInput = z.object({
 export type ListSubscriptionsInput = z.infer<typeof listSubscriptionsInput>;
 export type AssignSubscriptionInput = z.input<typeof assignSubscriptionInput>;
 export type Subscription = z.infer<typeof subscription>;
+
+/** A subscription as the console lists it, with its client and a status word. */
+export const SUBSCRIPTION_STATUS = ['Active', 'Upcoming', 'Ended', 'Cancelled'] as const;
+export const adminSubscription = z.object({
+  id: z.number().int(),
+  client: z.object({ id: z.number().int(), fullName: z.string() }),
+  planType: z.enum(PLAN_TYPES),
+  planId: z.string(),
+  planName: z.string(),
+  listPrice: z.number().int(),
+  amountReceived: z.number().int(),
+  startDate: z.string(),
+  endDate: z.string(),
+  cancelledAt: z.date().nullable(),
+  isExpired: z.boolean(),
+  status: z.enum(SUBSCRIPTION_STATUS),
+  createdAt: z.date(),
+});
+export type AdminSubscription = z.infer<typeof adminSubscription>;

@@ -1,4 +1,3 @@
-import type { AdminSubscription } from '../admin/subscriptions/schema.js';
 import { recordAudit } from '../audit/record.js';
 import { clientToActFor, requireClient } from '../auth/guards.js';
 import type { SessionUser } from '../auth/session.js';
@@ -11,7 +10,13 @@ import { type MailDeps, mailSubscriptionAssigned } from '../notify/client-mail.j
 import { todayUtc } from '../validation.js';
 import { isSubscriptionExpired, planEndDate } from './period.js';
 import * as repo from './repo.js';
-import { type AssignSubscriptionInput, assignSubscriptionInput, type ListSubscriptionsInput, type Subscription } from './schema.js';
+import {
+  type AdminSubscription,
+  type AssignSubscriptionInput,
+  assignSubscriptionInput,
+  type ListSubscriptionsInput,
+  type Subscription,
+} from './schema.js';
 
 type SubscriptionRow = Awaited<ReturnType<typeof repo.insertSubscription>>;
 

@@ -1,7 +1,8 @@
 import { adminProcedure, router } from '../../trpc/init.js';
 import { byId, messageResult } from '../common.js';
-import { bookingDetail, bookingPage, listBookingsInput, updateBookingInput } from './schema.js';
+import { bookingDetail } from '../../consultation/schema.js';
 import * as service from '../../consultation/service.js';
+import { bookingPage, listBookingsInput, updateBookingInput } from './schema.js';
 
 export const bookingsRouter = router({
   list: adminProcedure

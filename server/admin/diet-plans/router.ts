@@ -1,18 +1,17 @@
 import { adminProcedure, router } from '../../trpc/init.js';
 import { byId, messageResult } from '../common.js';
+import { dietPlanDetail, reviseDietPlanInput } from '../../diet-plan/schema.js';
+import * as service from '../../diet-plan/service.js';
 import {
   composeDietPlanInput,
-  dietPlanDetail,
   dietPlanPage,
   listDietPlansAdminInput,
   pdfFile,
   previewDietPlanInput,
-  reviseDietPlanInput,
   savedDietPlan,
   uploadDietPlanInput,
   versionPdfInput,
 } from './schema.js';
-import * as service from '../../diet-plan/service.js';
 
 export const dietPlansRouter = router({
   list: adminProcedure

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { PLAN_TYPES } from '../../catalogue/plans.js';
-import { assignSubscriptionInput } from '../../subscription/schema.js';
+import { adminSubscription, assignSubscriptionInput } from '../../subscription/schema.js';
 import { dateField, idField } from '../../validation.js';
 import { pageInput, pageOf } from '../common.js';
 
-/** Subscriptions in the console. zod only; the catalogue comes from server/catalogue/plans.ts. */
+/**
+ * Subscriptions in the console: the list, assign and renew inputs. zod only;
+ * the shape returned lives in server/subscription/schema.ts.
+ */
 
 export const SUBSCRIPTION_STATES = ['all', 'active', 'expired'] as const;
 export const listSubscriptionsAdminInput = pageInput.extend({
@@ -33,21 +35,4 @@ export const renewForm = z.object({
 });
 export const renewAdminInput = renewForm.extend({ id: idField('id') });
 
-export const SUBSCRIPTION_STATUS = ['Active', 'Upcoming', 'Ended', 'Cancelled'] as const;
-export const adminSubscription = z.object({
-  id: z.number().int(),
-  client: z.object({ id: z.number().int(), fullName: z.string() }),
-  planType: z.enum(PLAN_TYPES),
-  planId: z.string(),
-  planName: z.string(),
-  listPrice: z.number().int(),
-  amountReceived: z.number().int(),
-  startDate: z.string(),
-  endDate: z.string(),
-  cancelledAt: z.date().nullable(),
-  isExpired: z.boolean(),
-  status: z.enum(SUBSCRIPTION_STATUS),
-  createdAt: z.date(),
-});
-export type AdminSubscription = z.infer<typeof adminSubscription>;
 export const subscriptionPage = pageOf(adminSubscription);

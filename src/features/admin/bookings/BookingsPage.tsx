@@ -3,7 +3,7 @@ import { CalendarClock, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link } from 'wouter';
-import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type BookingStatus, CONVERTIBLE } from '../../../../server/admin/bookings/schema';
+import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type BookingStatus, CONVERTIBLE } from '../../../../server/consultation/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button, buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';

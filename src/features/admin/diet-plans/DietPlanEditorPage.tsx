@@ -3,7 +3,7 @@ import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import type { DietPlanDetail } from '../../../../server/admin/diet-plans/schema';
+import type { DietPlanDetail } from '../../../../server/diet-plan/schema';
 import type { ComposedDietPlan } from '../../../../server/diet-plan/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Card } from '../../../components/ui/Card';

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link } from 'wouter';
-import type { AdminSubscription } from '../../../../server/admin/subscriptions/schema';
+import type { AdminSubscription } from '../../../../server/subscription/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
 import { TextField } from '../../../components/ui/Field';
