@@ -12,9 +12,8 @@ import { todayUtc } from '../validation.js';
 import { compareSchedules, addDays, daysBetween } from './cadence.js';
 import { replyMail } from './mails.js';
 import * as repo from './repo.js';
+import { FOLLOW_UP_TREND_DAYS, type FollowUpRow } from './schema.js';
 import { schedulesOn } from './service.js';
-import type { FollowUpRow } from '../admin/follow-ups/schema.js';
-import { FOLLOW_UP_TREND_DAYS } from '../admin/follow-ups/schema.js';
 
 export type FollowUpDeps = {
   db: Kysely<Database>;

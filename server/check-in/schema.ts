@@ -85,3 +85,29 @@ export type NextCheckIn = z.infer<typeof nextCheckIn>;
 
 /** Live events for a client's own Check-in page. */
 export type CheckInEvent = { kind: 'ready' } | { kind: 'check-in.replied'; checkInId: number } | { kind: 'changed' };
+
+/* The dietitians' follow-up queue, as the check-in domain builds it. */
+
+/** Days of weights behind each row's small trend chart. */
+export const FOLLOW_UP_TREND_DAYS = 120;
+
+export const FOLLOW_UP_STATES = ['overdue', 'due', 'upcoming', 'paused'] as const;
+export const followUpRow = z.object({
+  clientId: z.number().int(),
+  name: z.string(),
+  subscriptionId: z.number().int(),
+  planName: z.string(),
+  endDate: z.string(),
+  state: z.enum(FOLLOW_UP_STATES),
+  dueDate: z.string().nullable(),
+  daysOverdue: z.number().int(),
+  everyDays: z.number().int(),
+  pausedSince: z.string().nullable(),
+  pauseReason: z.string().nullable(),
+  lastCheckIn: checkIn.omit({ repliedBy: true }).nullable(),
+  weights: z.array(z.object({ date: z.string(), weight: z.number() })),
+  lastContactAt: z.date().nullable(),
+  daysSinceContact: z.number().int().nullable(),
+});
+export type FollowUpRow = z.infer<typeof followUpRow>;
+export const followUpQueue = z.object({ today: z.string(), rows: z.array(followUpRow) });

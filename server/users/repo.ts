@@ -4,7 +4,7 @@ import { ROLE } from '../auth/roles.js';
 import { sql } from 'kysely';
 import type { UserUpdate } from '../db/schema.js';
 import { likePrefix, type PageRequest, pagedList } from '../db/paging.js';
-import type { ListClientsInput } from '../admin/clients/schema.js';
+import type { ClientSearch } from './schema.js';
 
 /** A client account by id, whether or not it is active (a dietitian still reaches a deactivated client's records). */
 export function findClientAccount(db: Db, id: number) {
@@ -66,7 +66,7 @@ const summaryColumns = ['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.pho
  * 2026-11-22T1500_admin), so Postgres answers it from the indexes. The
  * expressions must stay written exactly as indexed.
  */
-export function clientSearch(db: Db, input: Required<Pick<ListClientsInput, 'status'>> & { q?: string }) {
+export function clientSearch(db: Db, input: ClientSearch) {
   let q = db.selectFrom('users as u').where('u.role', '=', ROLE.client);
   if (input.status === 'active') q = q.where('u.is_active', '=', true);
   if (input.status === 'inactive') q = q.where('u.is_active', '=', false);

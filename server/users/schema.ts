@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { newPasswordField } from '../auth/schema.js';
-import { plainText } from '../validation.js';
+import { emailText, optionalText, plainText, requiredText } from '../validation.js';
 import { HEIGHT_RANGE_MESSAGE, WEIGHT_RANGE_MESSAGE, heightMetres, weightKilograms } from '../measurements/schema.js';
 
 /**
@@ -74,3 +74,68 @@ export const signOutDeviceInput = z.object({ id: z.uuid('That device is not sign
 
 export type UpdateProfileInput = z.output<typeof updateProfileInput>;
 export type ChangePasswordInput = z.output<typeof changePasswordInput>;
+
+/*
+ * Client accounts as the console manages them: the client form (the React
+ * form uses the same rules and messages), the list filter and the shapes
+ * returned. Height and weight bounds come from server/measurements.
+ */
+
+export const CLIENT_PHONE_DIGITS = { min: 10, max: 13 } as const;
+
+/** A number typed into a form (text), optional: blank means "not given". */
+const optionalNumber = (notNumber: string) =>
+  z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v.trim())) : v), z.number({ error: notNumber }).nullish());
+
+const phoneMessage = `Phone must have ${CLIENT_PHONE_DIGITS.min} to ${CLIENT_PHONE_DIGITS.max} digits`;
+
+export const clientForm = z.object({
+  firstName: requiredText('First name is required', 100),
+  lastName: optionalText('Last name', 100).transform((v) => v ?? ''),
+  email: emailText().pipe(z.email('Enter a valid email address, e.g. asha@example.com')),
+  /** Digits only are kept: '+91 98765-43210' → '919876543210'. */
+  phone: z
+    .string({ error: 'Phone must be text' })
+    .max(40, phoneMessage)
+    .nullish()
+    .transform((v) => (v ?? '').replace(/[\s\-().+]/g, ''))
+    .pipe(
+      z
+        .string()
+        .refine((d) => d === '' || new RegExp(`^\\d{${CLIENT_PHONE_DIGITS.min},${CLIENT_PHONE_DIGITS.max}}$`).test(d), phoneMessage),
+    )
+    .transform((d) => (d === '' ? null : d)),
+  heightM: optionalNumber('Height must be a number in metres, e.g. 1.65').pipe(heightMetres.nullish()),
+  weightKg: optionalNumber('Weight must be a number in kg, e.g. 68').pipe(weightKilograms.nullish()),
+  conditionNotes: optionalText('Condition notes', 5000, { multiline: true }),
+});
+export type ClientFormInput = z.input<typeof clientForm>;
+export type ClientFormValues = z.output<typeof clientForm>;
+
+export const CLIENT_STATUSES = ['all', 'active', 'inactive'] as const;
+/** What the client list filters on, besides the page. */
+export type ClientSearch = { q?: string; status: (typeof CLIENT_STATUSES)[number] };
+
+export const clientSummary = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  fullName: z.string(),
+  phone: z.string().nullable(),
+  isActive: z.boolean(),
+  /** False until the client has set a password from the welcome mail. */
+  hasPassword: z.boolean(),
+  createdAt: z.date(),
+});
+
+export const clientDetail = clientSummary.extend({
+  heightM: z.number().nullable(),
+  weightKg: z.number().nullable(),
+  conditionNotes: z.string().nullable(),
+  rating: z
+    .object({ id: z.number().int(), stars: z.number(), comment: z.string(), isPublished: z.boolean(), createdAt: z.date() })
+    .nullable(),
+  bookingId: z.number().int().nullable(),
+});
+export type ClientDetail = z.infer<typeof clientDetail>;

@@ -17,9 +17,9 @@ import { fromHalfStars } from '../rating/schema.js';
 import { listWeights } from '../weight/repo.js';
 import { changedFields, recordAudit } from '../audit/record.js';
 import { markBookingConverted } from '../consultation/repo.js';
-import { mapPage } from '../db/paging.js';
+import { mapPage, type PageRequest } from '../db/paging.js';
 import { createSetPasswordLink, welcomeMail } from './invite.js';
-import type { ClientDetail, ClientFormValues, ListClientsInput } from '../admin/clients/schema.js';
+import type { ClientDetail, ClientFormValues, ClientSearch } from './schema.js';
 
 export const newUserInput = z.object({
   email: emailText().pipe(z.email('Enter a valid email address')),
@@ -81,7 +81,7 @@ const toSummary = (r: SummaryRow) => ({
   createdAt: r.created_at,
 });
 
-export async function listClients(db: Db, input: Required<Omit<ListClientsInput, 'q'>> & { q?: string }) {
+export async function listClients(db: Db, input: PageRequest & ClientSearch) {
   return mapPage(await repo.pageClients(db, input), toSummary);
 }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { byId, messageResult } from '../common.js';
+import { clientDetail } from '../../users/schema.js';
+import * as service from '../../users/service.js';
 import {
-  clientDetail,
   clientPage,
   clientWeights,
   createClientInput,
@@ -11,7 +12,6 @@ import {
   setClientActiveInput,
   updateClientInput,
 } from './schema.js';
-import * as service from '../../users/service.js';
 
 export const clientsRouter = router({
   list: adminProcedure

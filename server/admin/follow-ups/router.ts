@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { sessionStillLive } from '../../trpc/context.js';
 import { followUpQueue, replyToCheckIn } from '../../check-in/follow-ups.js';
+import { followUpQueue as followUpQueueOutput } from '../../check-in/schema.js';
 import { pauseSubscription, resumeSubscription } from '../../check-in/pause.js';
 import { followUpStream } from '../../realtime/follow-up-bus.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { todayUtc } from '../../validation.js';
 import { messageResult } from '../common.js';
-import { type FollowUpEvent, followUpQueue as followUpQueueOutput, pauseInput, replyInput, resumeInput } from './schema.js';
+import { type FollowUpEvent, pauseInput, replyInput, resumeInput } from './schema.js';
 
 export const followUpsRouter = router({
   queue: adminProcedure.output(followUpQueueOutput).query(({ ctx }) => followUpQueue(ctx.deps.db, ctx.deps.clock())),

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type ReactNode, useEffect } from 'react';
 import { type Path, useForm } from 'react-hook-form';
-import { type ClientFormInput, type ClientFormValues, clientForm } from '../../../../server/admin/clients/schema';
+import { type ClientFormInput, type ClientFormValues, clientForm } from '../../../../server/users/schema';
 import { Button } from '../../../components/ui/Button';
 import { TextAreaField, TextField } from '../../../components/ui/Field';
 import { fieldErrors } from '../../../lib/errors';

@@ -3,7 +3,7 @@ import { ArrowLeft, Info } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
-import type { ClientFormValues } from '../../../../server/admin/clients/schema';
+import type { ClientFormValues } from '../../../../server/users/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Card } from '../../../components/ui/Card';
 import { toastError } from '../../../lib/notify';
