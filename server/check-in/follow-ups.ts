@@ -10,7 +10,7 @@ import type { FollowUpBus } from '../realtime/follow-up-bus.js';
 import { formatDay } from '../format.js';
 import { todayUtc } from '../validation.js';
 import { compareSchedules, addDays, daysBetween } from './cadence.js';
-import { replyMail } from './mails.js';
+import { checkInReplyMail } from '../mail/templates.js';
 import * as repo from './repo.js';
 import { FOLLOW_UP_TREND_DAYS, type FollowUpRow } from './schema.js';
 import { schedulesOn } from './service.js';
@@ -119,7 +119,7 @@ export async function replyToCheckIn(
     return { c, repliedAt: saved.replied_at! };
   });
   await deps.mailer.send(
-    replyMail({
+    checkInReplyMail({
       to: done.c.email,
       firstName: done.c.first_name,
       publicUrl: deps.config.publicUrl,

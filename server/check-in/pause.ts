@@ -6,7 +6,7 @@ import { formatDay } from '../format.js';
 import { todayUtc } from '../validation.js';
 import { addDays, daysBetween } from './cadence.js';
 import type { FollowUpDeps } from './follow-ups.js';
-import { pausedMail, resumedMail } from './mails.js';
+import { subscriptionPausedMail, subscriptionResumedMail } from '../mail/templates.js';
 import * as repo from './repo.js';
 
 /**
@@ -46,7 +46,7 @@ export async function pauseSubscription(
     return s;
   });
   await deps.mailer.send(
-    pausedMail({ to: s.email, firstName: s.first_name, planName: s.plan_name, pausedFrom: input.from, reason: input.reason }),
+    subscriptionPausedMail({ to: s.email, firstName: s.first_name, planName: s.plan_name, pausedFrom: input.from, reason: input.reason }),
   );
   return { message: `${s.plan_name} of ${s.first_name} is paused from ${formatDay(input.from)}.` };
 }
@@ -87,7 +87,7 @@ export async function resumeSubscription(
   });
   const { s, on, pausedDays, endDate } = done;
   await deps.mailer.send(
-    resumedMail({
+    subscriptionResumedMail({
       to: s.email,
       firstName: s.first_name,
       publicUrl: deps.config.publicUrl,

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import { type Mail, type Mailer, recordMail } from '../mail/mailer.js';
 import { todayUtc } from '../validation.js';
 import { daysBetween } from './cadence.js';
-import { checkInDueMail, checkInOverdueMail, renewalMail } from './mails.js';
+import { checkInDueMail, checkInOverdueMail, renewalMail } from '../mail/templates.js';
 import * as repo from './repo.js';
 import { schedulesOn } from './service.js';
 

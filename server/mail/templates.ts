@@ -1,6 +1,6 @@
 import { BRAND } from '../brand.js';
 import { formatDay } from '../format.js';
-import { composeMail } from './compose.js';
+import { composeMail, type MailBlock } from './compose.js';
 import type { Mail } from './mailer.js';
 
 /** Plain-text mails, written for the person who receives them. */
@@ -150,4 +150,100 @@ export function supportReplyMail(opts: { to: string; name: string; question: str
       quoted,
     ].join('\n'),
   };
+}
+
+/* The follow-up loop's mails (issue 13): check-in reply and reminders, renewal, pause and resume. */
+
+type Link = { label: string; href: string };
+
+/** The shared branded layout: paragraphs, an optional quoted reply, an optional button. */
+function composeFollowUp(opts: {
+  to: string;
+  subject: string;
+  firstName: string;
+  paragraphs: string[];
+  quote?: string;
+  link?: Link;
+}): Mail {
+  const blocks: MailBlock[] = [...opts.paragraphs];
+  if (opts.quote) blocks.push(`“${opts.quote}”`);
+  if (opts.link) blocks.push({ button: opts.link });
+  return composeMail({ to: opts.to, subject: opts.subject, greetingName: opts.firstName, blocks });
+}
+
+type Recipient = { to: string; firstName: string; publicUrl?: string };
+const checkInLink = (r: Recipient): Link | undefined =>
+  r.publicUrl ? { label: 'Open your check-in', href: `${r.publicUrl.replace(/\/+$/, '')}/dashboard/check-in` } : undefined;
+
+export function checkInReplyMail(r: Recipient & { checkInDate: string; reply: string; dietitianName: string }): Mail {
+  return composeFollowUp({
+    to: r.to,
+    firstName: r.firstName,
+    subject: `${r.dietitianName} replied to your check-in`,
+    paragraphs: [`${r.dietitianName} replied to your check-in of ${formatDay(r.checkInDate)}:`],
+    quote: r.reply,
+    link: checkInLink(r),
+  });
+}
+
+export function checkInDueMail(r: Recipient & { dueDate: string }): Mail {
+  return composeFollowUp({
+    to: r.to,
+    firstName: r.firstName,
+    subject: `Your ${BRAND.name} check-in is due today`,
+    paragraphs: [
+      `Your check-in is due today (${formatDay(r.dueDate)}). It takes a minute: today's weight, how closely you followed your plan, and anything you want your dietitian to know.`,
+    ],
+    link: checkInLink(r),
+  });
+}
+
+export function checkInOverdueMail(r: Recipient & { dueDate: string; daysOverdue: number }): Mail {
+  return composeFollowUp({
+    to: r.to,
+    firstName: r.firstName,
+    subject: `Your ${BRAND.name} check-in is ${r.daysOverdue} days overdue`,
+    paragraphs: [
+      `Your check-in was due on ${formatDay(r.dueDate)}. Your dietitian adjusts your plan from it, so please send it when you can.`,
+    ],
+    link: checkInLink(r),
+  });
+}
+
+const inDays = (n: number) => (n === 0 ? 'today' : n === 1 ? 'tomorrow' : `in ${n} days`);
+
+/** The subscription is about to end: `daysLeft` before its last day (0 on the day itself). */
+export function renewalMail(r: Recipient & { planName: string; endDate: string; daysLeft: number }): Mail {
+  return composeFollowUp({
+    to: r.to,
+    firstName: r.firstName,
+    subject: `Your ${r.planName} ends on ${formatDay(r.endDate)}`,
+    paragraphs: [
+      `Your ${r.planName} ends on ${formatDay(r.endDate)}, ${inDays(r.daysLeft)}. To keep your plan and follow-ups going, reply to this mail or write to ${BRAND.supportEmail} and we will renew it.`,
+    ],
+  });
+}
+
+export function subscriptionPausedMail(r: Recipient & { planName: string; pausedFrom: string; reason: string | null }): Mail {
+  return composeFollowUp({
+    to: r.to,
+    firstName: r.firstName,
+    subject: `Your ${r.planName} is paused`,
+    paragraphs: [
+      `Your ${r.planName} is paused from ${formatDay(r.pausedFrom)}. No check-ins are due while it is paused, and the days it stays paused are added to its end date when it resumes.`,
+      ...(r.reason ? [`Reason: ${r.reason}`] : []),
+    ],
+  });
+}
+
+export function subscriptionResumedMail(r: Recipient & { planName: string; resumedOn: string; pausedDays: number; endDate: string }): Mail {
+  return composeFollowUp({
+    to: r.to,
+    firstName: r.firstName,
+    subject: `Your ${r.planName} has resumed`,
+    paragraphs: [
+      `Your ${r.planName} resumed on ${formatDay(r.resumedOn)}. It was paused for ${r.pausedDays} ${r.pausedDays === 1 ? 'day' : 'days'}, so it now ends on ${formatDay(r.endDate)}.`,
+    ],
+    link: checkInLink(r),
+  });
 }
