@@ -127,6 +127,10 @@ export const planDaySchema = z.object({
 });
 export type PlanDay = z.infer<typeof planDaySchema>;
 
+/** A plan's dates: the end may not come before the start (one rule for every plan form). */
+export const rangeOk = (p: { from: string; to: string }) => p.from <= p.to;
+export const rangeError = { message: 'The end date cannot be before the start date', path: ['to'] };
+
 export const composedDietPlanSchema = z
   .object({
     title: requiredText('Title is required', 120),
@@ -136,7 +140,7 @@ export const composedDietPlanSchema = z
     /** General guidance printed after the table (water, activity, swaps, budget...). */
     guidelines: z.array(requiredText('Guideline is required', 300)).max(20).default([]),
   })
-  .refine((p) => p.from <= p.to, { message: 'The end date cannot be before the start date', path: ['to'] });
+  .refine(rangeOk, rangeError);
 export type ComposedDietPlan = z.infer<typeof composedDietPlanSchema>;
 export type ComposedDietPlanInput = z.input<typeof composedDietPlanSchema>;
 
@@ -148,7 +152,7 @@ export const newDietPlanFields = z
     from: dateField('From date is required'),
     to: dateField('To date is required'),
   })
-  .refine((p) => p.from <= p.to, { message: 'The end date cannot be before the start date', path: ['to'] });
+  .refine(rangeOk, rangeError);
 
 /* Plans as the console manages them: uploaded or composed, versioned. */
 
@@ -169,8 +173,6 @@ export const uploadFields = z.object({
   from: dateField('From date is required'),
   to: dateField('To date is required'),
 });
-export const rangeOk = (p: { from: string; to: string }) => p.from <= p.to;
-export const rangeError = { message: 'The end date cannot be before the start date', path: ['to'] };
 
 /**
  * Editing makes a new version. `expectedVersion` is the version the editor

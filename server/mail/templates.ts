@@ -3,7 +3,7 @@ import { formatDay } from '../format.js';
 import { composeMail, type MailBlock } from './compose.js';
 import type { Mail } from './mailer.js';
 
-/** Plain-text mails, written for the person who receives them. */
+/** Every mail the service sends, in plain text and branded HTML (compose.ts), written for the person who receives them. */
 
 export function passwordResetMail(opts: { to: string; firstName: string; link: string; validMinutes: number }): Mail {
   const greeting = opts.firstName ? `Hello ${opts.firstName},` : 'Hello,';
