@@ -169,7 +169,10 @@ export async function eventById(db: Db, id: number): Promise<LoggedEvent | undef
   return r && { ...r, id: Number(r.id) };
 }
 
-export async function eventsAfter(db: Db, afterId: number, limit: number): Promise<LoggedEvent[]> {
-  const rows = await db.selectFrom('feed_events').select(LOGGED_COLUMNS).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+/** Logged events after `afterId` (and before `beforeId`, when given), oldest first, at most `limit`. */
+export async function eventsAfter(db: Db, afterId: number, limit: number, beforeId?: number): Promise<LoggedEvent[]> {
+  let query = db.selectFrom('feed_events').select(LOGGED_COLUMNS).where('id', '>', afterId);
+  if (beforeId !== undefined) query = query.where('id', '<', beforeId);
+  const rows = await query.orderBy('id').limit(limit).execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Db, DbHandle } from '../db/index.js';
 import type { FeedEventKind } from '../db/schema.js';
 import type { Metrics } from '../observability/metrics.js';
+import { eventsAfter, type LoggedEvent } from '../feed/repo.js';
+import { parseNotification } from './notification.js';
 
 export const FEED_CHANNEL = 'poshan_feed';
 
@@ -130,23 +132,9 @@ export function createFeedBus(
 
   /** Delivers the logged events after `after` and before `before` (exclusive). */
   const replayGap = async (after: number, before: number) => {
-    let rows: {
-      id: number;
-      kind: FeedEventKind;
-      post_id: number;
-      actor_id: number | null;
-      like_count: number | null;
-      liked: boolean | null;
-    }[];
+    let rows: LoggedEvent[];
     try {
-      rows = await db
-        .selectFrom('feed_events')
-        .select(['id', 'kind', 'post_id', 'actor_id', 'like_count', 'liked'])
-        .where('id', '>', after)
-        .where('id', '<', before)
-        .orderBy('id')
-        .limit(GAP_REPLAY_MAX + 1)
-        .execute();
+      rows = await eventsAfter(db, after, GAP_REPLAY_MAX + 1, before);
     } catch (err) {
       onError(err as Error);
       deliver({ kind: 'resync', eventId: before - 1 });
@@ -230,18 +218,8 @@ export function createFeedBus(
       void enqueue(() => started);
       try {
         unlisten = await handle.listen(FEED_CHANNEL, (raw) => {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(raw);
-          } catch (err) {
-            onError(err as Error);
-            return;
-          }
-          if (!isNotification(parsed)) {
-            onError(new Error(`unexpected feed notification: ${raw.slice(0, 200)}`));
-            return;
-          }
-          void enqueue(() => receive(parsed));
+          const parsed = parseNotification(raw, isNotification, 'feed', onError);
+          if (parsed) void enqueue(() => receive(parsed));
         });
         lastSeen = (await latestFeedEventId(db)) ?? 0;
       } finally {

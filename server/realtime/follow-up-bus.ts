@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, DbHandle } from '../db/index.js';
 import { AppError } from '../errors.js';
+import { parseNotification } from './notification.js';
 
 /**
  * The follow-up loop's live events (issue 13), a sibling of the feed bus on
@@ -54,17 +55,8 @@ export function createFollowUpBus(handle: DbHandle, onError: (err: Error) => voi
     async start() {
       if (unlisten) return;
       unlisten = await handle.listen(FOLLOW_UP_CHANNEL, (raw) => {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(raw);
-        } catch (err) {
-          onError(err as Error);
-          return;
-        }
-        if (!isNotification(parsed)) {
-          onError(new Error(`unexpected follow-up notification: ${raw.slice(0, 200)}`));
-          return;
-        }
+        const parsed = parseNotification(raw, isNotification, 'follow-up', onError);
+        if (!parsed) return;
         for (const listener of listeners) {
           try {
             listener(parsed);
