@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable, type Unsubscribable } from '@trpc/server/observable';
-import { toast } from 'sonner';
+import { toast } from './toast';
 import superjson from 'superjson';
 import { navigate } from 'wouter/use-browser-location';
 import type { Role } from '../../server/auth/roles';

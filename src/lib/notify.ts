@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from './toast';
 import { isHandled } from './auth-client';
 import { errorMessage } from './errors';
 

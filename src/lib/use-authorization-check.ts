@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { toast } from 'sonner';
+import { toast } from './toast';
 import { navigate } from 'wouter/use-browser-location';
 import { isHandled, refusedByServer, signedOutPath } from './auth-client';
 import { isOutage } from './connection';

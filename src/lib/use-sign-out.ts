@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from './toast';
 import { navigate } from 'wouter/use-browser-location';
 import { useLoadingOverlay } from '../components/LoadingOverlay';
 import { isUnauthorized, signedOutPath } from './auth-client';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CalendarCheck, FileText, HeartPulse } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Redirect } from 'wouter';
 import type { z } from 'zod';
 import { ROLE } from '../../../server/auth/roles';

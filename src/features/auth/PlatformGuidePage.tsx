@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Link, useLocation } from 'wouter';
 import { buttonClasses } from '../../components/ui/Button';
 import { isHandled } from '../../lib/auth-client';

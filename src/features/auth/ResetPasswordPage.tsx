@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { KeyRound, LinkIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Link, useLocation, useSearch } from 'wouter';
 import { z } from 'zod';
 import { PASSWORD_MIN, resetPasswordForm } from '../../../server/auth/schema';

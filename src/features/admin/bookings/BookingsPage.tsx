@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CalendarClock, UserPlus } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { Link } from 'wouter';
 import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type BookingStatus, CONVERTIBLE } from '../../../../server/consultation/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Info } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import type { ClientFormValues } from '../../../../server/users/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import type { DietPlanDetail } from '../../../../server/diet-plan/schema';
 import type { ComposedDietPlan } from '../../../../server/diet-plan/schema';

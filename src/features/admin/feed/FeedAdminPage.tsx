@@ -4,7 +4,7 @@ import { useSubscription } from '@trpc/tanstack-react-query';
 import { Newspaper, Pencil, Send, Trash2, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import type { z } from 'zod';
 import { createPostInput, type FeedItem, POST_MAX_CHARS } from '../../../../server/feed/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';

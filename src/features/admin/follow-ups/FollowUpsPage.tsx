@@ -4,7 +4,7 @@ import { useSubscription } from '@trpc/tanstack-react-query';
 import { ClipboardCheck, MessageSquareReply, Pause, Play } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { Link } from 'wouter';
 import type { z } from 'zod';
 import { pauseForm, replyForm } from '../../../../server/admin/follow-ups/schema';

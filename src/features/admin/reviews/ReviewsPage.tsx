@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Star } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { Link } from 'wouter';
 import { MIN_PUBLISHED_TESTIMONIALS } from '../../../../server/rating/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';

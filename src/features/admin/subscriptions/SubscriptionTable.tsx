@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { Link } from 'wouter';
 import type { AdminSubscription } from '../../../../server/subscription/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { CalendarCheck, ClipboardCheck, MessageSquareReply, PauseCircle } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import type { z } from 'zod';
 import { ADHERENCE_LABELS, CHECK_IN_NOTES_MAX, type CheckIn, checkInForm, type NextCheckIn } from '../../../../server/check-in/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';

@@ -4,7 +4,7 @@ import { TRPCClientError } from '@trpc/client';
 import { CircleCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { RATING_COMMENT_MAX, type RatingFormInput, type RatingFormValues, ratingForm } from '../../../../server/rating/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
