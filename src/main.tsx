@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { App } from './app/App';
-import { trpcClient } from './lib/trpc';
 import './styles.css';
 
 // Zod 4 probes `new Function` when it builds its first object schema (to compile fast parsers). The
@@ -31,7 +30,14 @@ else createRoot(root).render(app);
 
 // Track-visit fires once per app load; errors are only logged. It waits until the page
 // has loaded and the browser is idle, so it never competes with what the visitor sees first.
-const trackVisit = () => void trpcClient.visit.track.mutate().catch((err: unknown) => console.warn('visit tracking failed', err));
+// A plain keepalive POST (what tRPC's client sends for a mutation without input), so public
+// pages need not load the tRPC client for it; keepalive lets it finish if the visitor leaves.
+const trackVisit = () =>
+  void fetch('/trpc/visit.track', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', keepalive: true })
+    .then((res) => {
+      if (!res.ok) console.warn('visit tracking failed', res.status);
+    })
+    .catch((err: unknown) => console.warn('visit tracking failed', err));
 const whenIdle = () =>
   'requestIdleCallback' in window ? window.requestIdleCallback(trackVisit, { timeout: 5000 }) : setTimeout(trackVisit, 1);
 if (document.readyState === 'complete') whenIdle();

@@ -1,20 +1,22 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { queryClient, TRPCProvider, trpcClient } from '../lib/trpc';
-import { AppRoutes } from './routes';
+import { AppToaster } from '../components/AppToaster';
 import { ConnectionNotice } from '../components/ConnectionNotice';
 import { LoadingOverlayProvider } from '../components/LoadingOverlay';
-import { AppToaster } from '../components/AppToaster';
+import { AppRoutes } from './routes';
 
+/**
+ * The shell every page shares. React Query and tRPC are not here: the screens
+ * that call the API bring them with their chunk (lib/lazy-with-data), so the
+ * home page hydrates without them.
+ */
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-        <LoadingOverlayProvider>
-          <AppRoutes />
-        </LoadingOverlayProvider>
-        {/* sonner loads with the first toast (lib/toast). */}
-        <AppToaster />
-      </TRPCProvider>
-    </QueryClientProvider>
+    <>
+      <LoadingOverlayProvider>
+        <AppRoutes />
+      </LoadingOverlayProvider>
+      <ConnectionNotice />
+      {/* sonner loads with the first toast (lib/toast): top-right, auto-close 5000 ms, light theme. */}
+      <AppToaster />
+    </>
   );
 }

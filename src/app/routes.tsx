@@ -1,11 +1,12 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { Spinner } from '../components/Spinner';
+import { lazyWithData } from '../lib/lazy-with-data';
 
 // Each area is its own chunk: public pages never download the dashboard's code.
 const PublicArea = lazy(() => import('../features/public/PublicArea'));
-const DashboardArea = lazy(() => import('../features/dashboard/DashboardArea'));
-const AdminArea = lazy(() => import('../features/admin/AdminArea'));
+const DashboardArea = lazyWithData(() => import('../features/dashboard/DashboardArea'));
+const AdminArea = lazyWithData(() => import('../features/admin/AdminArea'));
 
 export function AppRoutes() {
   return (

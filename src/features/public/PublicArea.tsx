@@ -7,18 +7,19 @@ import { TopBar } from './layout/TopBar';
 import { REDUCED_MOTION_QUERY } from './lib/use-media-query';
 import './public.css';
 import { HydrationMark } from '../../components/HydrationMark';
+import { lazyWithData } from '../../lib/lazy-with-data';
 
 // Home is the landing page and ships with this chunk; every other page is its own chunk.
 const AboutPage = lazy(() => import('./about/AboutPage'));
-const ContactPage = lazy(() => import('./contact/ContactPage'));
-const ConsultPage = lazy(() => import('./consult/ConsultPage'));
+const ContactPage = lazyWithData(() => import('./contact/ContactPage'));
+const ConsultPage = lazyWithData(() => import('./consult/ConsultPage'));
 const FaqPage = lazy(() => import('./faq/FaqPage'));
 const PricingPage = lazy(() => import('./pricing/PricingPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 // Owned by the auth work: they live in this layout but not in this folder.
-const LoginPage = lazy(() => import('../auth/LoginPage'));
-const ResetPasswordPage = lazy(() => import('../auth/ResetPasswordPage'));
-const PlatformGuidePage = lazy(() => import('../auth/PlatformGuidePage'));
+const LoginPage = lazyWithData(() => import('../auth/LoginPage'));
+const ResetPasswordPage = lazyWithData(() => import('../auth/ResetPasswordPage'));
+const PlatformGuidePage = lazyWithData(() => import('../auth/PlatformGuidePage'));
 
 /** These pages scroll smoothly to the top when opened. */
 const SMOOTH_SCROLL_PATHS = new Set(['/about-us', '/contact-us', '/faq']);

@@ -1,5 +1,6 @@
 import { ArrowRight, CalendarCheck, MessageCircle, PhoneCall } from 'lucide-react';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { lazyWithData } from '../../../lib/lazy-with-data';
+import { type ReactNode, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { EXTERNAL } from '../../../site-config';
 import { SectionHeading } from '../components/SectionHeading';
@@ -7,7 +8,7 @@ import { CONNECT_CARDS, type ConnectCard } from '../content';
 import { revealClasses, useReveal } from '../lib/use-reveal';
 
 // Loaded on first use: the home page does not need dialog code until a card asks for it.
-const ContactUsModal = lazy(() => import('../contact/ContactUsModal'));
+const ContactUsModal = lazyWithData(() => import('../contact/ContactUsModal'));
 
 const ICONS: Record<ConnectCard['icon'], typeof MessageCircle> = { chat: MessageCircle, phone: PhoneCall, calendar: CalendarCheck };
 

@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { Star, StarHalf } from 'lucide-react';
-import { useTRPC } from '../../../lib/trpc';
+import { useEffect, useState } from 'react';
+import type { RouterOutputs } from '../../../lib/router-types';
 import { SectionHeading } from '../components/SectionHeading';
 import { postedMonth, TESTIMONIALS } from '../content';
 
@@ -15,6 +15,31 @@ const WRITTEN: Card[] = TESTIMONIALS.map((t) => ({
   stars: 5,
   img: t.img,
 }));
+
+type Published = RouterOutputs['testimonials']['published'];
+
+/** Kept this long, as a query would be (navigating back home does not refetch at once). */
+const FRESH_MS = 10 * 60_000;
+let cached: { at: number; result: Promise<Published> } | null = null;
+
+/**
+ * The published reviews, over plain HTTP: the home page loads no tRPC client
+ * (lib/lazy-with-data). The output is plain JSON, so only the envelope of
+ * tRPC and superjson is unwrapped.
+ */
+function fetchPublished(): Promise<Published> {
+  if (cached && Date.now() - cached.at < FRESH_MS) return cached.result;
+  const result = fetch('/trpc/testimonials.published', { headers: { accept: 'application/json' } }).then(async (res) => {
+    if (!res.ok) throw new Error(`testimonials.published answered ${res.status}`);
+    const body = (await res.json()) as { result: { data: { json: Published } } };
+    return body.result.data.json;
+  });
+  cached = { at: Date.now(), result };
+  result.catch(() => {
+    cached = null;
+  });
+  return result;
+}
 
 /** Three testimonials. */
 const SHOWN = 3;
@@ -51,9 +76,19 @@ function Avatar({ card }: { card: Card }) {
  * of the same shape, so nothing jumps when the published ones arrive.
  */
 export function Testimonials() {
-  const trpc = useTRPC();
-  const published = useQuery({ ...trpc.testimonials.published.queryOptions(), staleTime: 10 * 60_000, retry: false });
-  const items = (published.data?.items ?? []).filter((t) => t.clientReview.trim() !== '');
+  // Fetched after hydration (the prerendered page shows the written ones); a failure keeps them.
+  const [published, setPublished] = useState<Published | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetchPublished().then(
+      (result) => live && setPublished(result),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  const items = (published?.items ?? []).filter((t) => t.clientReview.trim() !== '');
   const cards: Card[] =
     items.length >= SHOWN
       ? items.slice(0, SHOWN).map((t) => ({

@@ -1,8 +1,9 @@
 import { Menu } from 'lucide-react';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazyWithData } from '../../../lib/lazy-with-data';
+import { Suspense, useRef, useState } from 'react';
 
 const loadDrawer = () => import('./SiteDrawer');
-const SiteDrawer = lazy(loadDrawer);
+const SiteDrawer = lazyWithData(loadDrawer);
 
 /**
  * Opens the site drawer. The drawer's code is fetched when the visitor
