@@ -30,11 +30,13 @@ else createRoot(root).render(app);
 
 // Track-visit fires once per app load; errors are only logged. It waits until the page
 // has loaded and the browser is idle, so it never competes with what the visitor sees first.
-// A plain keepalive POST (what tRPC's client sends for a mutation without input), so public
-// pages need not load the tRPC client for it; keepalive lets it finish if the visitor leaves.
+// A plain POST (what tRPC's client sends for a mutation without input), so public pages need
+// not load the tRPC client for it.
 const trackVisit = () =>
-  void fetch('/trpc/visit.track', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', keepalive: true })
-    .then((res) => {
+  void fetch('/trpc/visit.track', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    // The answer is read to its end: an unread body keeps the request open in the browser.
+    .then(async (res) => {
+      await res.text();
       if (!res.ok) console.warn('visit tracking failed', res.status);
     })
     .catch((err: unknown) => console.warn('visit tracking failed', err));

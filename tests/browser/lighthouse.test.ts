@@ -13,24 +13,25 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  * at most 100 KB of compressed JavaScript on `/`. Lab scores move with the
  * machine's load (TBT most of all): each run fits its CPU slowdown to the host's
  * measured speed (cpuSlowdownFor), each page gets up to three runs and the best one counts.
- * What is asserted: accessibility, best practices and SEO ≥ 95 and CLS ≤ 0.02 (met
- * today); performance and JavaScript bytes against the floors below, which hold
- * the ground gained (prerendering, compression) until the remaining work
- * (README, "Web performance") brings them to the goal.
+ * What is asserted: accessibility, best practices and SEO ≥ 95, CLS ≤ 0.02 and the
+ * JavaScript budgets below (`/` at the goal, the others at what they measure plus
+ * a small margin); performance against a floor that holds the ground gained
+ * until the remaining work (README, "Web performance") brings it to the goal.
  */
 const MIN_SCORE = 95;
 const MIN_PERFORMANCE = 80;
 const MAX_CLS = 0.02;
 /** Compressed JavaScript each page may transfer while it loads (measured with Lighthouse; bytes). */
 const JS_BUDGET: Record<(typeof PRERENDERED_PATHS)[number], number> = {
-  '/': 120_000,
-  '/about-us': 130_000,
-  '/pricing-plans': 160_000,
-  '/faq': 140_000,
-  // These three show a form on their first screen, so the form libraries load with them.
+  // The goal. Public pages hydrate without React Query, tRPC or sonner (decision 061): about 95 KB.
+  '/': 100_000,
+  '/about-us': 108_000,
+  '/pricing-plans': 140_000,
+  '/faq': 117_000,
+  // These three show a form on their first screen, so the form libraries and the data layer load with them.
   '/consult': 185_000,
-  '/contact-us': 185_000,
-  '/login': 185_000,
+  '/contact-us': 168_000,
+  '/login': 180_000,
 };
 const RUNS = 3;
 /** Chunks of the signed-in areas: a public page must never download them. */
