@@ -1,8 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, openContext } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import { DESKTOP, openContext } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /**
  * The JavaScript budget of the home page, in gzip bytes: everything the
@@ -17,12 +18,9 @@ const PRIVATE_CHUNK = /\/assets\/(DashboardArea|AdminArea)-[\w-]+\.js$/;
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** Every JavaScript file the page downloads while `visit` runs, with its gzip size. */

@@ -1,19 +1,16 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import type { TestServer } from '../helpers/server.js';
 import { addDietPlans, newClient } from '../helpers/fixtures.js';
 import { requestBarrier, signedInPage } from '../helpers/pages.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 it('My Diet Plans refreshes its signed PDF links before they expire (15 min)', async () => {

@@ -1,21 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RATING_LABELS } from '../../server/rating/schema.js';
-import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { DESKTOP, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { httpClient } from '../helpers/callers.js';
 import { addDietPlans, addSubscription, localDay, newClient } from '../helpers/fixtures.js';
 import { cssOf, expectPath, expectToast, screenshot, signedInPage } from '../helpers/pages.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const visible = (page: Page, text: string) => page.getByText(text, { exact: true }).isVisible();

@@ -1,19 +1,17 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { newClient } from '../helpers/fixtures.js';
 import { cssOf, expectPath, expectToast, screenshot, signedInPage } from '../helpers/pages.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const storage = (page: import('playwright-core').Page) =>

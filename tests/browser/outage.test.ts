@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../server/auth/session.js';
-import { launchBrowser } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import { newClient } from '../helpers/fixtures.js';
 import { expectPath, signedInPage } from '../helpers/pages.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /**
  * An outage is an outage, not a sign-out: while the server cannot be reached
@@ -15,12 +15,9 @@ import { expectPath, signedInPage } from '../helpers/pages.js';
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const notice = (page: Page) => page.getByRole('status').filter({ hasText: 'Reconnecting…' });

@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GUIDE_STEPS, guideImage } from '../../src/features/auth/guide-steps.js';
-import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { DESKTOP, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { newClient } from '../helpers/fixtures.js';
 import { screenshot, signedInPage } from '../helpers/pages.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /**
  * Issue 12: the Platform Guide is a step-by-step page with screenshots of the
@@ -14,12 +15,9 @@ import { screenshot, signedInPage } from '../helpers/pages.js';
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 describe('platform guide', () => {

@@ -1,20 +1,18 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { httpClient } from '../helpers/callers.js';
 import { newClient } from '../helpers/fixtures.js';
 import { expectPath, expectToast, screenshot, signedInPage } from '../helpers/pages.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';

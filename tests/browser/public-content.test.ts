@@ -1,21 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PLAN_TYPE_LABELS, PLANS, unlockPriceMessage } from '../../server/catalogue/plans.js';
 import { formatRupees } from '../../src/lib/format.js';
-import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { DESKTOP, openContext, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { chatText, expectNewTab } from '../helpers/public-site.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /** The FAQ accordion and the pricing page. */
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 async function open(path: string, viewport: { width: number; height: number } = DESKTOP) {

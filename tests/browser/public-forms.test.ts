@@ -1,22 +1,20 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONSULTATION_BOOKED } from '../../server/consultation/schema.js';
 import { SUPPORT_REQUEST_RECEIVED } from '../../server/support/schema.js';
-import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { DESKTOP, openContext, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { requestBarrier } from '../helpers/pages.js';
 import { fieldError } from '../helpers/public-site.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /** The booking modal and the Contact Us form, against the real server and database. */
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const MODAL = 'Schedule Your Consultation';

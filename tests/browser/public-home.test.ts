@@ -1,21 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES, chatLink, SITE } from '../../src/site-config.js';
-import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { DESKTOP, openContext, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { intersectionSettled } from '../helpers/pages.js';
 import { chatText, expectNewTab } from '../helpers/public-site.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /** The home page's behaviours, in real Chromium. */
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 async function openHome(viewport: { width: number; height: number } = DESKTOP, reducedMotion = false) {

@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, openContext, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { screenshot } from '../helpers/pages.js';
 import { scrollThrough } from '../helpers/public-site.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /**
  * Issue 12, layout and details of the public site, measured the way a person
@@ -12,12 +13,9 @@ import { scrollThrough } from '../helpers/public-site.js';
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 type Band = { name: string; left: number; right: number };

@@ -1,8 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser, openContext, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, openContext, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
 import { screenshot } from '../helpers/pages.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import {
   chatText,
   DOCUMENT_404_ERROR,
@@ -22,12 +23,9 @@ import {
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 for (const [label, viewport] of [

@@ -1,17 +1,15 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser, openContext, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { expect, it } from 'vitest';
+import { openContext, PHONE } from '../helpers/browser.js';
+import type { TestServer } from '../helpers/server.js';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 it('serves the client shell and counts the visit', async () => {
