@@ -30,6 +30,25 @@ async function keptAndCounted(postId: number) {
   return { kept: kept.like_count, counted: Number(rows.n) };
 }
 
+/** Another writer locks a post's row, as a concurrent write would; it holds it until `release()`, and `holder` settles after. */
+async function holdPostRow(postId: number) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => {
+    locked = r;
+  });
+  const holder = server.deps.db.transaction().execute(async (trx) => {
+    await sql`select id from feed_posts where id = ${postId} for update`.execute(trx);
+    locked();
+    await released;
+  });
+  await isLocked;
+  return { release, holder };
+}
+
 describe('the kept like count', () => {
   it('equals the rows after many clients toggle several posts at once, and every answer is the count at its commit', async () => {
     const posts = await Promise.all([newPost('One'), newPost('Two'), newPost('Three')]);
@@ -75,21 +94,8 @@ describe('like toggles on different posts', () => {
     if (server.deps.dbHandle.kind !== 'postgres') ctx.skip();
     const [held, free] = await Promise.all([newPost('Held'), newPost('Free')]);
     const [c1, c2] = await quickClients(server.deps.db, 2, 'parallel');
-    let release!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => {
-      locked = r;
-    });
     // Another writer holds the first post's row until we let go.
-    const holder = server.deps.db.transaction().execute(async (trx) => {
-      await sql`select id from feed_posts where id = ${held.id} for update`.execute(trx);
-      locked();
-      await released;
-    });
-    await isLocked;
+    const { release, holder } = await holdPostRow(held.id);
     const waiting = toggle(c1!.token, c1!.id, held.id);
     try {
       // The held post's toggle waits; the other post's toggle must not wait behind it.
@@ -113,21 +119,8 @@ describe('a crowd liking one post', () => {
     const post = await newPost('Everyone at once');
     const crowd = await quickClients(server.deps.db, 10, 'crowd-one-post');
     const reader = crowd[0]!;
-    let release!: () => void;
-    const released = new Promise<void>((r) => {
-      release = r;
-    });
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => {
-      locked = r;
-    });
     // A writer holds the post's row (one of the test pool's five connections) until we let go.
-    const holder = server.deps.db.transaction().execute(async (trx) => {
-      await sql`select id from feed_posts where id = ${post.id} for update`.execute(trx);
-      locked();
-      await released;
-    });
-    await isLocked;
+    const { release, holder } = await holdPostRow(post.id);
     const toggles = crowd.map((c) => toggle(c.token, c.id, post.id));
     // Sessions of this database waiting on a lock: the toggles stuck behind the held row.
     const waitingOnRow = async () => {
