@@ -115,6 +115,84 @@ describe('feeds', () => {
   });
 });
 
+/**
+ * How the first `emoji` in `el` renders, next to a character no font has (U+10FFFD, drawn as the
+ * missing-glyph box, "tofu") in the same element and font: their widths, and whether a Noto Emoji
+ * face has been loaded.
+ */
+function emojiRendering(el: Element, emoji: string) {
+  const width = (node: Text, start: number, length: number) => {
+    const range = document.createRange();
+    range.setStart(node, start);
+    range.setEnd(node, start + length);
+    return range.getBoundingClientRect().width;
+  };
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let node: Text | null = null;
+  while (walker.nextNode()) {
+    if ((walker.currentNode as Text).data.includes(emoji)) {
+      node = walker.currentNode as Text;
+      break;
+    }
+  }
+  if (!node) throw new Error(`no ${emoji} in the element`);
+  const probe = document.createElement('span');
+  probe.textContent = '\u{10FFFD}';
+  el.append(probe);
+  const tofu = width(probe.firstChild as Text, 0, 2);
+  probe.remove();
+  return {
+    emoji: width(node, node.data.indexOf(emoji), emoji.length),
+    tofu,
+    notoEmojiLoaded: [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'Noto Emoji' && f.status === 'loaded'),
+  };
+}
+
+describe('emoji in posts', () => {
+  it('render as emoji, not as missing-glyph boxes, in the dashboard feed and the console, and public pages never load the font', async () => {
+    await clearFeed();
+    await admin.feed.create.mutate({ desc: 'Drink a glass of water before every meal \u{1F4A7}' });
+    const client = await newClient(server);
+    const { context, page, errors } = await signedInPage(browser, server, client, { viewport: PHONE });
+    await page.goto('/dashboard/feeds');
+    const text = post(page, 'Drink a glass').getByTestId('post-desc');
+    await expect.poll(() => text.count()).toBe(1);
+    await page.evaluate(() => document.fonts.ready);
+    // The machines this runs on have no emoji font: without the bundled one the emoji is a box as wide as the tofu.
+    await expect.poll(() => text.evaluate(emojiRendering, '\u{1F4A7}'), { timeout: 10_000 }).toMatchObject({ notoEmojiLoaded: true });
+    const shown = await text.evaluate(emojiRendering, '\u{1F4A7}');
+    expect(shown.emoji).toBeGreaterThan(shown.tofu + 2);
+    await screenshot(page, 'feeds-emoji');
+
+    const dietitian = await server.user({ role: 'admin' });
+    const {
+      context: adminContext,
+      page: adminPage,
+      errors: adminErrors,
+    } = await signedInPage(browser, server, dietitian, { viewport: DESKTOP });
+    await adminPage.goto('/admin/feed');
+    const adminText = adminPage.getByTestId('admin-post').filter({ hasText: 'Drink a glass' });
+    await expect.poll(() => adminText.count()).toBe(1);
+    await expect.poll(() => adminText.evaluate(emojiRendering, '\u{1F4A7}'), { timeout: 10_000 }).toMatchObject({ notoEmojiLoaded: true });
+    const inConsole = await adminText.evaluate(emojiRendering, '\u{1F4A7}');
+    expect(inConsole.emoji).toBeGreaterThan(inConsole.tofu + 2);
+
+    // The public site's pages do not even declare the face (their budgets stay as they were).
+    const fontRequests: string[] = [];
+    adminPage.on('request', (r) => {
+      if (r.url().includes('noto-emoji')) fontRequests.push(r.url());
+    });
+    await adminPage.goto('/');
+    await adminPage.evaluate(() => document.fonts.ready);
+    expect(await adminPage.evaluate(() => [...document.fonts].some((f) => f.family.includes('Noto Emoji')))).toBe(false);
+    expect(fontRequests).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(adminErrors).toEqual([]);
+    await adminContext.close();
+    await context.close();
+  });
+});
+
 describe('live feed', () => {
   it('shows another client’s like, and new, edited and removed posts, in every open dashboard without reloading', async () => {
     await clearFeed();

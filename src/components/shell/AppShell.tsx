@@ -3,6 +3,7 @@ import { Tooltip } from 'radix-ui';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { LogoMark } from '../../features/public/layout/Logo';
+import '../../styles/emoji.css';
 
 /** A drawer link; `href` is relative to the area's nested router. */
 export type ShellLink = { title: string; href: string; Icon: LucideIcon };
@@ -85,7 +86,7 @@ export function AppShell<L extends ShellLink>({
 
   return (
     <Tooltip.Provider delayDuration={200}>
-      <div className="min-h-screen bg-slate-50">
+      <div className="emoji-fallback min-h-screen bg-slate-50">
         <a
           href={`#${mainId}`}
           className="sr-only z-[1300] rounded-md bg-white px-3 py-2 text-brand-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
