@@ -6,9 +6,13 @@
  * every step of src/features/auth/guide-steps.ts and saves what it shows as
  * public/images/guide/<step>.webp (encoded by Chromium itself, so no image tool is needed).
  * Run it after a change to a screen the guide shows, and commit the pictures.
+ *
+ * The pictures read as the service's clients see the app: India's clock and en-IN formats, the date
+ * inputs included (24/11/2026, not 11/24/2026). Chromium draws those in its own locale, which on
+ * Linux comes from LANGUAGE and needs Debian's translations: `apt-get install -y chromium-l10n`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,12 +20,25 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../server/seed/demo.js';
 import { GUIDE_PHONE_SCALE, GUIDE_PHONE_SHOT, GUIDE_SHOT, GUIDE_STEPS, type GuideStep } from '../src/features/auth/guide-steps.js';
-import { launchBrowser } from '../tests/helpers/browser.js';
+import { CHROMIUM_PATH, launchBrowser } from '../tests/helpers/browser.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'public/images/guide');
 const WEBP_QUALITY = 0.8;
 const client = DEMO_ACCOUNTS.find((a) => a.role === 'client')!;
+
+/**
+ * Chromium's own locale (the order of a date input's day, month and year) follows LANGUAGE on Linux,
+ * but only for locales it has translations for; without them it falls back to en-US.
+ */
+const BROWSER_LOCALE_ENV = { LANGUAGE: 'en_IN', LANG: 'en_IN.UTF-8' };
+function checkBrowserLocales() {
+  const locales = path.join(path.dirname(realpathSync(CHROMIUM_PATH)), '../lib/chromium/locales');
+  const debian = existsSync(path.join(locales, 'en-US.pak'));
+  if (debian && !existsSync(path.join(locales, 'en-GB.pak'))) {
+    throw new Error('Chromium has no translations, so its date inputs would read 11/24/2026: apt-get install -y chromium-l10n');
+  }
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -143,12 +160,13 @@ async function shoot(browser: Browser, baseUrl: string, steps: readonly GuideSte
   await context.close();
 }
 
+checkBrowserLocales();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'poshan-guide-'));
 const { url, app } = await startApp(dataDir);
 let browser: Browser | undefined;
 try {
   console.log(`Taking the guide's screenshots from ${url}`);
-  browser = await launchBrowser();
+  browser = await launchBrowser({ env: BROWSER_LOCALE_ENV });
   for (const device of DEVICES) await shoot(browser, url, GUIDE_STEPS, device);
   console.log(`Saved ${GUIDE_STEPS.length * DEVICES.length} screenshots in ${path.relative(root, outDir)}/`);
 } finally {

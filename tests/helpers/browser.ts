@@ -16,14 +16,18 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ] as const;
 
-/** Debian's Chromium, headless, with the flags this machine's closed network needs. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, with the flags this machine's closed network needs. `env` is added to
+ * the browser's environment (e.g. LANGUAGE, which sets its own locale on Linux).
+ */
+export async function launchBrowser(opts: { env?: Record<string, string> } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_FLAGS],
+    ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
   });
 }
 
