@@ -18,8 +18,9 @@ import pg from 'pg';
 import { connectPostgres } from '../server/db/connect.js';
 import { migrateToLatest } from '../server/db/migrate.js';
 import { type Child, startChild } from './bench/children.js';
-import { runLoad, type LoadResult, percentile, sortedCopy } from './bench/load.js';
-import { type FanoutRow, type Report, writeReport, printReport } from './bench/report.js';
+import { runLoad, percentile, sortedCopy } from './bench/load.js';
+import { cpuMeter } from './bench/cpu.js';
+import { type FanoutRow, type Measured, type Report, writeReport, printReport } from './bench/report.js';
 import { seedBench, type BenchData } from './bench/seed.js';
 import { openSubscribers, type Target } from './bench/subscribers.js';
 
@@ -66,19 +67,26 @@ async function admin<T>(base: string, fn: (c: pg.Client) => Promise<T>) {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function measured(spec: Parameters<typeof runLoad>[0]): Promise<LoadResult> {
+let meter: ReturnType<typeof cpuMeter> | null = null;
+
+/** A warm-up, then the measured load, with what each request cost in CPU (server process and database). */
+async function measured(spec: Parameters<typeof runLoad>[0], server?: Child): Promise<Measured> {
   await runLoad({ ...spec, durationMs: warmupMs });
-  return runLoad(spec);
+  const pid = server?.process.pid;
+  const start = meter && pid ? await meter.sample(pid) : null;
+  const result = await runLoad(spec);
+  const cpu = meter && pid && start ? await meter.since(start, pid, result.requests) : undefined;
+  return { ...result, cpu };
 }
 
 async function reads(app: Child, reference: Child, data: BenchData) {
   const headers = (w: number) => bearer(data.tokens[w % data.tokens.length]!);
   const base = { connections: READ_CONNECTIONS, durationMs, headers };
   log(`reads: ${READ_CONNECTIONS} connections, ${seconds} s each`);
-  const ref = await measured({ ...base, url: `http://127.0.0.1:${reference.port}/feeds` });
-  const rest = await measured({ ...base, url: `http://127.0.0.1:${app.port}/api/feeds/get-feeds` });
+  const ref = await measured({ ...base, url: `http://127.0.0.1:${reference.port}/feeds` }, reference);
+  const rest = await measured({ ...base, url: `http://127.0.0.1:${app.port}/api/feeds/get-feeds` }, app);
   const input = encodeURIComponent(JSON.stringify({ json: {} }));
-  const trpc = await measured({ ...base, url: `http://127.0.0.1:${app.port}/trpc/feed.list?input=${input}` });
+  const trpc = await measured({ ...base, url: `http://127.0.0.1:${app.port}/trpc/feed.list?input=${input}` }, app);
   return { ref, rest, trpc };
 }
 
@@ -96,8 +104,8 @@ async function likes(app: Child, reference: Child, data: BenchData, db: pg.Clien
     headers: (w: number) => bearer(data.tokens[clientOf(w)]!),
     body: (w: number, n: number) => JSON.stringify({ id: data.clientIds[clientOf(w)], feedId: posts[(w + n) % posts.length] }),
   });
-  const ref = await measured(spec(refPosts, `http://127.0.0.1:${reference.port}/like`, 'PUT'));
-  const appResult = await measured(spec(appPosts, `http://127.0.0.1:${app.port}/api/feeds/update-feed`, 'PUT'));
+  const ref = await measured(spec(refPosts, `http://127.0.0.1:${reference.port}/like`, 'PUT'), reference);
+  const appResult = await measured(spec(appPosts, `http://127.0.0.1:${app.port}/api/feeds/update-feed`, 'PUT'), app);
   // Exact under concurrency: the count the app shows equals the rows, for every post it toggled.
   const res = await fetch(`http://127.0.0.1:${app.port}/api/feeds/get-feeds?limit=50`, { headers: bearer(data.tokens[0]!) });
   const shown = new Map(((await res.json()) as { data: { id: number; likeCount: number }[] }).data.map((p) => [p.id, p.likeCount]));
@@ -202,6 +210,7 @@ async function main() {
     const data = await seedBench(handle.db, SEED);
     await handle.close();
     await db.connect();
+    meter = cpuMeter(db, dbName);
     // The reference logs its events in a table of its own (same shape, own identity), so the app never sees them as gaps.
     await db.query('create table bench_reference_events (like feed_events including all)');
 
@@ -209,7 +218,7 @@ async function main() {
     const [app, app2, reference, bare] = await Promise.all([
       startChild('app', 'app-server.ts', env, { cpuProfileDir: profileDir }),
       startChild('app-2', 'app-server.ts', env),
-      startChild('reference', 'reference-server.ts', env),
+      startChild('reference', 'reference-server.ts', env, { cpuProfileDir: profileDir }),
       startChild('bare-fanout', 'fanout-server.ts', {}),
     ]);
     children.push(app, app2, reference, bare);
@@ -273,7 +282,7 @@ async function main() {
       writeReport(outFile, report);
       log(`wrote ${outFile}`);
     }
-    if (profileDir) log(`CPU profiles of the app: ${profileDir}/app/ (the largest file is its main thread)`);
+    if (profileDir) log(`CPU profiles: ${profileDir}/app/ and ${profileDir}/reference/ (in each, the largest file is the main thread)`);
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await db.end().catch(() => {});

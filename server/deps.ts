@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Metrics } from './observability/metrics.js';
 import type { JobQueue } from './jobs/queue.js';
+import type { FeedPageCache } from './feed/page-cache.js';
 import type { FeedBus } from './realtime/feed-bus.js';
 import type { FollowUpBus } from './realtime/follow-up-bus.js';
 
@@ -22,6 +23,8 @@ export interface AppDeps {
   logger: Logger;
   mailer: Mailer;
   feedBus: FeedBus;
+  /** Feed pages kept between changes (evicted by every feed write and event). */
+  feedPages: FeedPageCache;
   /** Prometheus series (when METRICS_TOKEN is set) and the always-on live counts. */
   metrics: Metrics;
   /** Check-ins, replies, pauses: live to the follow-up screens on every instance. */

@@ -16,6 +16,7 @@ import { createMailer, type MailSink } from './mail/mailer.js';
 import { createMetrics } from './observability/metrics.js';
 import { registerServerMetrics } from './observability/server-metrics.js';
 import { startFollowUps } from './check-in/start.js';
+import { createFeedPageCache, FEED_CHANGED_CHANNEL } from './feed/page-cache.js';
 import { createFeedBus } from './realtime/feed-bus.js';
 import { attachTrpcWebSocket } from './realtime/ws.js';
 import { resolveAppSecret } from './secret.js';
@@ -42,6 +43,11 @@ export async function createDeps(
   });
   registerServerMetrics(metrics, dbHandle);
   const feedBus = createFeedBus(dbHandle, (err) => logger.warn('bad feed notification', { error: err.message }), { metrics });
+  const feedPages = createFeedPageCache({ listening: () => dbHandle.listening() });
+  // Subscribed before any socket: a page is evicted before a client hears of the change and reads again.
+  feedBus.subscribe(feedPages.evict);
+  // Changes made by anyone (the database's trigger), and whatever was missed while the connection was down.
+  await dbHandle.listen(FEED_CHANGED_CHANNEL, feedPages.evict, feedPages.evict);
   const mailer = createMailer({ db: dbHandle.db, logger, smtpUrl: config.smtpUrl, from: config.mailFrom, metrics, sink: opts.mailSink });
   const clock = opts.clock ?? (() => new Date());
   const { followUpBus, jobs } = await withStartupLock(dbHandle, async () => {
@@ -53,7 +59,7 @@ export async function createDeps(
   });
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();
-  return { config, secret, db: dbHandle.db, dbHandle, logger, mailer, feedBus, metrics, followUpBus, jobs, clock, sessions };
+  return { config, secret, db: dbHandle.db, dbHandle, logger, mailer, feedBus, feedPages, metrics, followUpBus, jobs, clock, sessions };
 }
 
 export type RunningServer = { url: string; port: number; deps: AppDeps; httpServer: Server; close(): Promise<void> };

@@ -1,5 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { CpuCost } from './cpu.js';
 import type { LoadResult } from './load.js';
+
+/** A measured load and, on real Postgres, what each request cost in CPU. */
+export type Measured = LoadResult & { cpu?: CpuCost };
 
 export type FanoutRow = {
   label: string;
@@ -18,8 +22,8 @@ export type Report = {
   date: string;
   machine: { cores: number; cpu: string; node: string; loadavg: number[] };
   seconds: number;
-  reads: { ref: LoadResult; rest: LoadResult; trpc: LoadResult } | null;
-  likes: { ref: LoadResult; app: LoadResult; exact: boolean } | null;
+  reads: { ref: Measured; rest: Measured; trpc: Measured } | null;
+  likes: { ref: Measured; app: Measured; exact: boolean } | null;
   fanout: FanoutRow[];
   embedded: { healthz: LoadResult; rest: LoadResult } | null;
 };
@@ -31,6 +35,16 @@ const load = (r: LoadResult) => `${rps(r)}, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${
 
 function table(head: string[], rows: string[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+const cpu = (m: Measured) => (m.cpu ? `${m.cpu.serverMs.toFixed(3)} + ${m.cpu.dbMs.toFixed(3)}` : '–');
+const cpuTotal = (m: Measured) => (m.cpu ? m.cpu.serverMs + m.cpu.dbMs : Number.NaN);
+
+function cpuTable({ reads, likes }: Report): string[][] {
+  const pairs: [string, Measured, Measured][] = [];
+  if (reads) pairs.push(['feed read, REST', reads.rest, reads.ref], ['feed read, tRPC', reads.trpc, reads.ref]);
+  if (likes) pairs.push(['like toggle', likes.app, likes.ref]);
+  return pairs.filter(([, a, b]) => a.cpu && b.cpu).map(([work, a, b]) => [work, cpu(a), cpu(b), ratio(cpuTotal(b), cpuTotal(a))]);
 }
 
 export function renderReport(r: Report): string {
@@ -63,6 +77,15 @@ export function renderReport(r: Report): string {
   if (rows.length) {
     out.push('### Requests (real Postgres)', '');
     out.push(table(['work', 'Poshan', 'least possible server, same run', 'ratio'], rows), '');
+    const cpuRows = cpuTable(r);
+    if (cpuRows.length) {
+      out.push(
+        'CPU each request cost, in ms (the server process, then the Postgres backends serving it), read from `/proc` around the same ' +
+          "measurements. A busy machine moves these far less than throughput; the ratio is the reference's total over Poshan's.",
+        '',
+      );
+      out.push(table(['work', 'Poshan: server + database', 'reference: server + database', 'ratio'], cpuRows), '');
+    }
   }
   if (r.fanout.length)
     out.push(

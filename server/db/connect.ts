@@ -4,6 +4,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { withNamedStatements } from './prepared-pool.js';
 import type { Database } from './schema.js';
 
 /**
@@ -52,7 +53,7 @@ export function connectPostgres(url: string, poolSize = 10): DbHandle {
   // pool's: when the server ends its connection (a restart: 57P01) the 'error' event would crash the
   // process. The query that was running fails on its own, and the pool drops the broken client on release.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   const listeners = new Set<ReturnType<typeof createPgListener>>();
   return {
     db,

@@ -52,7 +52,7 @@ const normalise = (r: PostRow): PostRow => ({
 });
 
 /** Newest first, keyset on (created_at, id); one row more than asked tells whether a next page exists. */
-export async function listPosts(db: Db, viewerId: number, before: FeedPosition | null, limit: number): Promise<PostRow[]> {
+export async function listPosts(db: Db, viewerId: number | null, before: FeedPosition | null, limit: number): Promise<PostRow[]> {
   let q = postsFor(db, viewerId);
   if (before) q = q.where(sql<boolean>`(p.created_at, p.id) < (${microsToTimestamp(before.micros)}::timestamptz, ${before.id}::int4)`);
   const rows = await q
@@ -125,6 +125,17 @@ export async function toggleLike(trx: Db, postId: number, userId: number): Promi
   );
   const r = rows[0]!;
   return { liked: r.liked, change: Number(r.change) };
+}
+
+/** Which of these posts the user likes. */
+export async function likedAmong(db: Db, userId: number, postIds: readonly number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('feed_likes')
+    .select('post_id')
+    .where('user_id', '=', userId)
+    .where('post_id', '=', sql<number>`any(${[...postIds]}::int4[])`)
+    .execute();
+  return rows.map((r) => r.post_id);
 }
 
 export async function hasLiked(db: Db, postId: number, userId: number): Promise<boolean> {

@@ -21,7 +21,7 @@ export const feedRouter = router({
   list: clientProcedure
     .input(listFeedInput)
     .output(feedPage)
-    .query(({ ctx, input }) => service.listFeed(ctx.deps.db, ctx.user, input)),
+    .query(({ ctx, input }) => service.listFeed(ctx.deps, ctx.user, input)),
   toggleLike: clientProcedure
     .input(toggleLikeInput)
     .output(toggleLikeResult)

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { recordAudit } from '../audit/record.js';
 import type { FeedBus } from '../realtime/feed-bus.js';
+import type { FeedPageCache } from './page-cache.js';
 import * as repo from './repo.js';
 import { createTurns } from './turns.js';
 import {
@@ -20,32 +21,42 @@ import {
   type UpdatePostInput,
 } from './schema.js';
 
-export type FeedDeps = { db: Kysely<Database>; feedBus: FeedBus };
+export type FeedDeps = { db: Kysely<Database>; feedBus: FeedBus; feedPages: FeedPageCache };
 
 const POST_NOT_FOUND = 'That post does not exist. It may have been removed.';
 const BAD_CURSOR = 'cursor is not valid: pass the nextCursor of the previous page';
 
-export function toFeedItem(row: repo.PostRow): FeedItem {
+export function toFeedItem(row: repo.PostRow, likedByMe = row.liked_by_me): FeedItem {
   return {
     id: row.id,
     desc: row.description,
     createdAt: row.created_at.toISOString(),
     likes: row.likes,
     likeCount: row.like_count,
-    likedByMe: row.liked_by_me,
+    likedByMe,
     // Every post is the service's: readers see the team's name, never an account's.
     author: { name: BRAND.adminDisplayName },
   };
 }
 
-export async function listFeed(db: Db, viewer: SessionUser, input: ListFeedInput) {
+/**
+ * A page of the feed, newest first. The page is the same for every viewer
+ * (kept in memory between changes: page-cache.ts); the viewer's own likes are
+ * read from its listed likers, and from the database only for posts with more
+ * likes than are listed.
+ */
+export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer: SessionUser, input: ListFeedInput) {
   const before = input.cursor ? decodeFeedCursor(input.cursor) : null;
   if (input.cursor && !before) throw badRequest(BAD_CURSOR, { cursor: [BAD_CURSOR] });
-  const rows = await repo.listPosts(db, viewer.id, before, input.limit);
+  const key = `${input.cursor ?? ''}/${input.limit}`;
+  const rows = await deps.feedPages.rows(key, () => repo.listPosts(deps.db, null, before, input.limit));
   const page = rows.slice(0, input.limit);
+  const unlisted = page.filter((p) => p.like_count > p.likes.length && !p.likes.includes(viewer.id)).map((p) => p.id);
+  const likedUnlisted = unlisted.length ? new Set(await repo.likedAmong(deps.db, viewer.id, unlisted)) : null;
+  const likedBy = (p: repo.PostRow) => p.likes.includes(viewer.id) || (likedUnlisted?.has(p.id) ?? false);
   const last = page.at(-1);
   return {
-    items: page.map(toFeedItem),
+    items: page.map((p) => toFeedItem(p, likedBy(p))),
     nextCursor: rows.length > input.limit && last ? encodeFeedCursor({ micros: last.position_micros, id: last.id }) : null,
   };
 }
@@ -70,8 +81,22 @@ export async function toggleLike(deps: FeedDeps, actor: SessionUser, input: Togg
   return postTurns(input.feedId, () => toggleInTransaction(deps, actor, input));
 }
 
+/**
+ * Runs one change to the feed in a transaction; when it ends (committed or
+ * not, or unknown after a lost connection) this instance's kept pages are
+ * evicted, so its next read sees the change. Other instances evict theirs on
+ * the change's event.
+ */
+async function feedWrite<T>(deps: FeedDeps, work: (trx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await deps.db.transaction().execute(work);
+  } finally {
+    deps.feedPages.evict();
+  }
+}
+
 function toggleInTransaction(deps: FeedDeps, actor: SessionUser, input: ToggleLikeInput) {
-  return deps.db.transaction().execute(async (trx) => {
+  return feedWrite(deps, async (trx) => {
     const lockedCount = await repo.lockPost(trx, input.feedId);
     if (lockedCount === null) throw notFound(POST_NOT_FOUND);
     const { liked, change } = await repo.toggleLike(trx, input.feedId, actor.id);
@@ -104,7 +129,7 @@ async function itemFor(db: Db, viewerId: number, postId: number): Promise<FeedIt
 const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 57).trimEnd()}…` : text);
 
 export async function createPost(deps: FeedDeps, admin: SessionUser, input: CreatePostInput) {
-  return deps.db.transaction().execute(async (trx) => {
+  return feedWrite(deps, async (trx) => {
     const { id } = await repo.insertPost(trx, admin.id, input.desc);
     await recordAudit(trx, admin, {
       action: 'feed_post.created',
@@ -118,7 +143,7 @@ export async function createPost(deps: FeedDeps, admin: SessionUser, input: Crea
 }
 
 export async function updatePost(deps: FeedDeps, admin: SessionUser, input: UpdatePostInput) {
-  return deps.db.transaction().execute(async (trx) => {
+  return feedWrite(deps, async (trx) => {
     const updated = await repo.updatePost(trx, input.id, input.desc);
     if (!updated) throw notFound(POST_NOT_FOUND);
     await recordAudit(trx, admin, {
@@ -133,7 +158,7 @@ export async function updatePost(deps: FeedDeps, admin: SessionUser, input: Upda
 }
 
 export async function removePost(deps: FeedDeps, admin: SessionUser, postId: number) {
-  return deps.db.transaction().execute(async (trx) => {
+  return feedWrite(deps, async (trx) => {
     const removed = await repo.deletePost(trx, postId);
     if (!removed) throw notFound(POST_NOT_FOUND);
     await recordAudit(trx, admin, {
