@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Manifest, type Plugin, type ResolvedConfig } from 'vite';
 import { BRAND } from '../../server/brand';
+import { PAINT_FIRST_SCRIPT } from '../../server/http/paint-first';
 import { APP_SHELL_FILE, NOT_FOUND_FILE, ORIGIN_PLACEHOLDER, PRERENDERED_PATHS, prerenderedFile } from '../../server/http/site-pages';
 
 /**
@@ -44,15 +45,47 @@ function chunksOf(manifest: Manifest, key: string, seen = new Set<string>()): { 
 
 type Head = { title: string; description?: string } | null;
 
+const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="(\/assets\/[^"]+)"><\/script>/;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+)">/g;
+
+/**
+ * The page's JavaScript, loaded once the prerendered HTML has painted (decision 062): the template's
+ * entry script and module preloads leave the head, and the one inline loader at the end of the body
+ * (server/http/paint-first.ts) asks for the entry and every chunk the page needs together.
+ */
+export function paintFirst(html: string, js: string[]) {
+  const entry = ENTRY_SCRIPT.exec(html)?.[1];
+  if (!entry) throw new Error('prerender: index.html has no <script type="module" crossorigin src="/assets/…"> entry');
+  const preloaded = [...html.matchAll(MODULE_PRELOAD)].map((m) => m[1]!);
+  const modules = [...new Set([...preloaded, ...js.map((href) => `/${href}`)])].filter((href) => href !== entry);
+  const loader = `<script data-entry="${entry}" data-modules="${modules.join(' ')}">${PAINT_FIRST_SCRIPT}</script>`;
+  if (!html.includes('</body>')) throw new Error('prerender: index.html has no </body>');
+  return html.replace(ENTRY_SCRIPT, '').replace(MODULE_PRELOAD, '').replace('</body>', `  ${loader}\n  </body>`);
+}
+
+/** The font file the pages' text uses (src/fonts.css): every page preloads it. */
+const TEXT_FONT = /^assets\/inter-latin-wght-normal-[\w-]+\.woff2$/;
+export function textFontOf(manifest: Manifest): string {
+  const files = Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.assets ?? [])]);
+  const font = files.find((file) => TEXT_FONT.test(file));
+  if (!font) throw new Error('prerender: the Inter Latin font is not in the build (src/fonts.css changed? update TEXT_FONT)');
+  return font;
+}
+
+/** A preload of the text font, for the head of every page (crossorigin: fonts are fetched in CORS mode). */
+export const fontPreload = (font: string) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="/${font}">`;
+
 /** The built index.html with the page's markup in #root and its own head. */
-export function pageHtml(template: string, opts: { path: string | null; markup: string; head: Head; js: string[]; css: string[] }) {
+export function pageHtml(
+  template: string,
+  opts: { path: string | null; markup: string; head: Head; js: string[]; css: string[]; font: string },
+) {
   const { head } = opts;
   const title = head?.title ?? `${BRAND.name} — ${BRAND.tagline}`;
   const description = head?.description ?? /<meta name="description" content="([^"]*)"/.exec(template)?.[1] ?? '';
   const url = opts.path === null ? null : `${ORIGIN_PLACEHOLDER}${opts.path}`;
   const tags = [
     ...opts.css.filter((href) => !template.includes(`/${href}"`)).map((href) => `<link rel="stylesheet" crossorigin href="/${href}">`),
-    ...opts.js.filter((href) => !template.includes(`/${href}"`)).map((href) => `<link rel="modulepreload" crossorigin href="/${href}">`),
     url ? `<link rel="canonical" href="${url}">` : '<meta name="robots" content="noindex">',
     `<meta property="og:type" content="website">`,
     `<meta property="og:site_name" content="${escapeHtml(BRAND.name)}">`,
@@ -62,11 +95,12 @@ export function pageHtml(template: string, opts: { path: string | null; markup: 
     `<meta name="twitter:card" content="summary">`,
   ];
   const withHead = template
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    // The font preload before the stylesheets, so the font is asked for first.
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>\n    ${fontPreload(opts.font)}`)
     .replace(/<meta name="description" content="[^"]*"\s*\/?>/, `<meta name="description" content="${escapeHtml(description)}" />`)
     .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`);
   if (!withHead.includes('<div id="root"></div>')) throw new Error('prerender: index.html has no empty <div id="root"></div>');
-  return withHead.replace('<div id="root"></div>', `<div id="root">${opts.markup}</div>`);
+  return paintFirst(withHead.replace('<div id="root"></div>', `<div id="root">${opts.markup}</div>`), opts.js);
 }
 
 /**
@@ -123,7 +157,9 @@ export function prerender(): Plugin {
         const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
         rmSync(path.join(outDir, '.vite'), { recursive: true, force: true });
         const template = readFileSync(path.join(outDir, 'index.html'), 'utf8');
-        writeFileSync(path.join(outDir, APP_SHELL_FILE), template);
+        const font = textFontOf(manifest);
+        // The app shell (signed-in areas) renders in the browser: it loads its scripts as Vite wrote them.
+        writeFileSync(path.join(outDir, APP_SHELL_FILE), template.replace('</title>', `</title>\n    ${fontPreload(font)}`));
 
         const pages = [
           ...PRERENDERED_PATHS.map((p) => ({ path: p as string | null, key: p as keyof typeof PAGE_MODULES })),
@@ -138,7 +174,7 @@ export function prerender(): Plugin {
           const css = [...new Set([...layout.css, ...own.css])];
           const file = path.join(outDir, page.path === null ? NOT_FOUND_FILE : prerenderedFile(page.path));
           if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
-          const html = pageHtml(template, { path: page.path, markup, head, js, css });
+          const html = pageHtml(template, { path: page.path, markup, head, js, css, font });
           writeFileSync(
             file,
             inlineStylesheets(html, (href) => readFileSync(path.join(outDir, href), 'utf8')),

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { PAINT_FIRST_SCRIPT_HASH } from './paint-first.js';
 
 /** A Host header that can go into a CSP source as it is (no spaces, quotes or semicolons). */
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -9,7 +10,8 @@ function sameOriginSockets(host: string | undefined): string {
 }
 
 /**
- * Conservative headers for every response. The CSP allows our own scripts,
+ * Conservative headers for every response. The CSP allows our own scripts
+ * (and, by its hash, the prerendered pages' one inline loader: paint-first.ts),
  * inline styles (React style props), our own images (and small ones Vite
  * inlines as data: URIs), media from https (videos live on cloud storage),
  * and connections only to this origin and its own WebSocket. With PUBLIC_URL
@@ -29,7 +31,7 @@ export function securityHeaders(opts: { publicUrl?: string } = {}): MiddlewareHa
         'Content-Security-Policy',
         [
           "default-src 'self'",
-          "script-src 'self'",
+          `script-src 'self' ${PAINT_FIRST_SCRIPT_HASH}`,
           "style-src 'self' 'unsafe-inline'",
           "img-src 'self' data:",
           "media-src 'self' https:",

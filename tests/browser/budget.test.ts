@@ -66,3 +66,30 @@ it('downloads the dashboard chunk only on a dashboard path (the check above can 
   expect(scripts.some((s) => /\/assets\/DashboardArea-[\w-]+\.js$/.test(s.url))).toBe(true);
   await context.close();
 });
+
+it('paints each public page before it asks for its JavaScript, with Inter preloaded (decision 062)', async () => {
+  const { context, errors } = await openContext(browser, server, { viewport: DESKTOP });
+  const page = await context.newPage();
+  for (const route of ['/', '/faq', '/login']) {
+    await page.goto(route);
+    await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+    const seen = await page.evaluate(async () => {
+      await document.fonts.ready;
+      const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const scripts = resources.filter((r) => /\/assets\/[\w-]+\.js$/.test(r.name)).map((r) => r.startTime);
+      const font = resources.find((r) => /\/assets\/inter-latin-wght-normal-[\w-]+\.woff2$/.test(r.name));
+      return {
+        paint,
+        firstScript: Math.min(...scripts),
+        fontBy: font?.initiatorType,
+        inter: document.fonts.check('16px Inter') && [...document.fonts].some((f) => f.family === 'Inter' && f.status === 'loaded'),
+      };
+    });
+    expect(seen.paint, `${route}: first contentful paint`).toBeLessThanOrEqual(seen.firstScript);
+    expect(seen.fontBy, `${route}: the text font comes from the head's preload`).toBe('link');
+    expect(seen.inter, `${route}: Inter loaded`).toBe(true);
+  }
+  expect(errors).toEqual([]);
+  await context.close();
+});

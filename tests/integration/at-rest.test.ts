@@ -6,6 +6,7 @@ import { connectPglite } from '../../server/db/connect.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { loadConfig } from '../../server/env.js';
+import { PAINT_FIRST_SCRIPT_HASH } from '../../server/http/paint-first.js';
 import { createLogger } from '../../server/logger.js';
 import { HIDDEN_IN_OUTBOX, type Mail, createMailer } from '../../server/mail/mailer.js';
 import { passwordResetMail } from '../../server/mail/templates.js';
@@ -113,6 +114,12 @@ describe('Content-Security-Policy', () => {
     expect(csp).toContain(`connect-src 'self' ws://${host} wss://${host};`);
     expect(csp).toContain("img-src 'self' data:;");
     expect(csp).not.toMatch(/connect-src[^;]*\bws: /);
+  });
+
+  it('runs no inline script but the prerendered pages’ loader, by its hash', async () => {
+    const csp = (await fetch(`${server.url}/healthz`)).headers.get('content-security-policy') ?? '';
+    expect(csp).toContain(`script-src 'self' ${PAINT_FIRST_SCRIPT_HASH};`);
+    expect(/script-src [^;]*/.exec(csp)?.[0]).not.toContain('unsafe');
   });
 
   it('a forged Host cannot add sources', async () => {
