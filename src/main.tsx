@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { App } from './app/App';
-import './fonts.css';
+import './styles/fonts.css';
 import './styles.css';
 
 // Zod 4 probes `new Function` when it builds its first object schema (to compile fast parsers). The

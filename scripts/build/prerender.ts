@@ -63,12 +63,12 @@ export function paintFirst(html: string, js: string[]) {
   return html.replace(ENTRY_SCRIPT, '').replace(MODULE_PRELOAD, '').replace('</body>', `  ${loader}\n  </body>`);
 }
 
-/** The font file the pages' text uses (src/fonts.css): every page preloads it. */
+/** The font file the pages' text uses (src/styles/fonts.css): every page preloads it. */
 const TEXT_FONT = /^assets\/inter-latin-wght-normal-[\w-]+\.woff2$/;
 export function textFontOf(manifest: Manifest): string {
   const files = Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.assets ?? [])]);
   const font = files.find((file) => TEXT_FONT.test(file));
-  if (!font) throw new Error('prerender: the Inter Latin font is not in the build (src/fonts.css changed? update TEXT_FONT)');
+  if (!font) throw new Error('prerender: the Inter Latin font is not in the build (src/styles/fonts.css changed? update TEXT_FONT)');
   return font;
 }
 
