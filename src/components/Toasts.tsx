@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { Toaster, toast } from 'sonner';
 import { toaster } from '../lib/toast';
 
@@ -10,12 +10,34 @@ function Listening() {
   return null;
 }
 
+/** Sonner lays toasts out full width below this width. */
+const WIDE = '(min-width: 600px)';
+const subscribeWide = (onChange: () => void) => {
+  const list = window.matchMedia(WIDE);
+  list.addEventListener('change', onChange);
+  return () => list.removeEventListener('change', onChange);
+};
+const isWide = () => window.matchMedia(WIDE).matches;
+
+/**
+ * Where a toast covers nothing a person needs (issue 12). Wide screens: bottom-right, since the top
+ * right holds the name and Sign out, and below them each page's title-row action (Add client, New
+ * plan). Phones: full width just below the 64 px top bar, over the page title, clear of the bar and
+ * of the buttons at the bottom of forms and dialogs (Update, Consult).
+ */
 export default function Toasts() {
+  const wide = useSyncExternalStore(subscribeWide, isWide, () => true);
   return (
     <>
-      {/* Top-right, auto-close 5000 ms, light theme. */}
-      {/* Below the 64 px top bars, so a toast never covers the name and Sign out (issue 12). */}
-      <Toaster position="top-right" duration={5000} theme="light" richColors closeButton offset={{ top: 76 }} mobileOffset={{ top: 72 }} />
+      {/* Auto-close 5000 ms, light theme. */}
+      <Toaster
+        position={wide ? 'bottom-right' : 'top-center'}
+        duration={5000}
+        theme="light"
+        richColors
+        closeButton
+        mobileOffset={{ top: 72 }}
+      />
       <Listening />
     </>
   );

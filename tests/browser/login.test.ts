@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { PHONE } from '../helpers/browser.js';
+import { DESKTOP, PHONE } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 import { newClient } from '../helpers/fixtures.js';
-import { cssOf, expectPath, expectToast, screenshot, signedInPage } from '../helpers/pages.js';
+import { animationsFinished, cssOf, expectPath, expectToast, screenshot, signedInPage, toast } from '../helpers/pages.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 let server: TestServer;
@@ -54,6 +54,43 @@ describe('login', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  for (const viewport of [PHONE, DESKTOP]) {
+    it(`shows the welcome toast where it covers neither the name nor Sign out (${viewport.width} px)`, async () => {
+      const client = await newClient(server, { firstName: 'Farah', lastName: 'Khan' });
+      const { context, page, errors } = await signedInPage(browser, server, null, { viewport });
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(client.email);
+      await page.getByLabel('Password', { exact: true }).fill(client.password);
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await expectPath(page, '/dashboard/feeds');
+      await expectToast(page, 'Welcome back, Farah!');
+      await animationsFinished(page);
+      const box = async (locator: import('playwright-core').Locator) => {
+        const b = await locator.boundingBox();
+        if (!b) throw new Error('not on screen');
+        return b;
+      };
+      const welcome = await box(toast(page, 'Welcome back, Farah!'));
+      const covered = (other: { x: number; y: number; width: number; height: number }) =>
+        welcome.x < other.x + other.width &&
+        other.x < welcome.x + welcome.width &&
+        welcome.y < other.y + other.height &&
+        other.y < welcome.y + welcome.height;
+      // Wholly on screen.
+      expect(welcome.x).toBeGreaterThanOrEqual(0);
+      expect(welcome.x + welcome.width).toBeLessThanOrEqual(viewport.width);
+      expect(welcome.y + welcome.height).toBeLessThanOrEqual(viewport.height);
+      expect(covered(await box(page.getByTestId('dashboard-user-name')))).toBe(false);
+      expect(covered(await box(page.getByRole('button', { name: 'Sign out' })))).toBe(false);
+      expect(covered(await box(page.locator('header').first()))).toBe(false);
+      // On a wide screen it also leaves the page's title row (where pages keep their main action) alone.
+      if (viewport === DESKTOP) expect(covered(await box(page.getByRole('heading', { level: 1 })))).toBe(false);
+      await screenshot(page, 'welcome-toast');
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
 
   it('shows each required message and the server message for wrong credentials', async () => {
     const client = await newClient(server);
