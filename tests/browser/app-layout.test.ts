@@ -100,8 +100,33 @@ describe('one content width per area', () => {
     const dash = [];
     for (const path of dashboardPages) dash.push(await titleAndWidth(clientPage, 'dashboard', `/dashboard/${path}`));
     for (const s of dash) expect({ ...s, path: '' }).toEqual({ ...dash[0], path: '' });
+    // A narrowed page's actions end where its content ends (the feed is max-w-2xl, 672 px), not across the page.
+    await clientPage.goto('/dashboard/feeds');
+    const live = await box(clientPage.getByTestId('live-state'));
+    expect(live.x + live.width).toBeLessThanOrEqual(dash[0]!.contentX + 672 + 1);
+    expect(live.x + live.width).toBeGreaterThan(dash[0]!.contentX + 672 - 8);
     expect(clientErrors).toEqual([]);
     await context.close();
+  });
+});
+
+describe('console overview on a phone', () => {
+  it('gives the odd last figure the whole row instead of half of it beside a gap, and dates the chart as everywhere else', async () => {
+    await ensureSignedIn();
+    await page.setViewportSize(PHONE);
+    await page.goto('/admin');
+    const stats = page.getByTestId('overview-stats');
+    await expect.poll(() => stats.locator('a').count()).toBe(5);
+    const [grid, last] = await Promise.all([box(stats), box(stats.locator('a').last())]);
+    expect(Math.abs(last.width - grid.width)).toBeLessThan(1);
+    expect(await pageScrollsSideways()).toBe(false);
+    // The chart's days in the product's one format (24 Nov), not the browser's (Nov 24).
+    const days = await page.getByTestId('visits-bar').locator('text').allTextContents();
+    expect(days.length).toBeGreaterThan(1);
+    for (const day of days) expect(day).toMatch(/^\d{1,2} [A-Z][a-z]{2}$/);
+    await screenshot(page, 'admin-overview');
+    await page.setViewportSize(DESKTOP);
+    expect(errors).toEqual([]);
   });
 });
 
@@ -176,6 +201,18 @@ describe('the plan composer', () => {
       const nameBox = await box(meal.getByTestId('compose-meal-name'));
       if (viewport === PHONE) expect(nameBox.y).toBeGreaterThanOrEqual(timeBox.y + timeBox.height);
       else expect(Math.abs(nameBox.y - timeBox.y)).toBeLessThan(2);
+
+      // The mode chips are one control: as wide as its chips on a wide screen, not a grey bar across the
+      // form; on a phone the last chip of each row reaches the row's end, so a wrapped chip is no loose label.
+      const modes = page.getByRole('radiogroup', { name: 'How to make the plan' });
+      const group = await box(modes);
+      const chips = await Promise.all((await modes.getByRole('radio').all()).map(box));
+      const right = (b: Box) => b.x + b.width;
+      if (viewport === DESKTOP) expect(group.width).toBeLessThan(chips.reduce((sum, c) => sum + c.width, 0) + 24);
+      for (const chip of chips) {
+        const lastOfRow = !chips.some((c) => c !== chip && Math.abs(c.y - chip.y) < 2 && c.x > chip.x);
+        if (lastOfRow) expect(right(group) - right(chip)).toBeLessThan(8);
+      }
       await screenshot(page, 'admin-composer');
 
       // Errors: each on its own line under its row; the row's fields keep their line.

@@ -12,7 +12,8 @@ export type PageProps = {
   children: ReactNode;
   /**
    * How wide the content may grow (a narrow form, say). The title always
-   * starts at the area's one left edge, whatever the content's width.
+   * starts at the area's one left edge, whatever the content's width; the
+   * actions end where the content ends, beside it rather than across the page.
    */
   width?: string;
 };
@@ -23,7 +24,7 @@ export function Page({ title, documentTitle = title, lead, actions, before, chil
   return (
     <div className="w-full">
       {before}
-      <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
+      <div className={`mb-5 flex flex-wrap items-end justify-between gap-3 ${width ?? ''}`}>
         <div className="min-w-0">
           <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
           {lead && <p className="mt-1 text-sm text-slate-600 sm:text-base">{lead}</p>}

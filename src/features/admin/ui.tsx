@@ -115,7 +115,8 @@ export function Segmented<T extends string>({
   label: string;
 }) {
   return (
-    <div role="radiogroup" aria-label={label} className="inline-flex flex-wrap gap-1 rounded-xl bg-slate-100 p-1">
+    // On a phone the chips fill the row they are on, so a wrapped one is a full segment, not a loose label.
+    <div role="radiogroup" aria-label={label} className="flex flex-wrap gap-1 rounded-xl bg-slate-100 p-1 sm:w-fit">
       {options.map((o) => (
         <button
           key={o.value}
@@ -123,7 +124,7 @@ export function Segmented<T extends string>({
           role="radio"
           aria-checked={value === o.value}
           onClick={() => onChange(o.value)}
-          className={`rounded-lg px-3 py-1.5 text-sm font-medium ${value === o.value ? 'bg-white text-brand-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`}
+          className={`grow rounded-lg px-3 py-1.5 text-center text-sm font-medium ${value === o.value ? 'bg-white text-brand-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`}
         >
           {o.label}
         </button>

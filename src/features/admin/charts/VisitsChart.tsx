@@ -1,13 +1,14 @@
 import type { RouterOutputs } from '../../../lib/router-types';
 import { niceTicks } from '../../../components/charts/scale';
 import { useWidth } from '../../../components/charts/use-width';
+import { formatDay } from '../../../lib/format';
 
 type Day = RouterOutputs['admin']['overview']['get']['visits'][number];
 
 const H = 220;
 const PAD = { top: 12, right: 8, bottom: 28, left: 36 };
-const dayLabel = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const label = (day: string) => dayLabel.format(new Date(`${day}T00:00:00Z`));
+/** The product's one date format without the year (27 Oct), whatever the browser's locale. */
+const label = (day: string) => formatDay(day).replace(/ \d{4}$/, '');
 
 /** Visits per day as SVG bars (visitors as the darker part), with a table for screen readers. */
 export function VisitsChart({ days }: { days: Day[] }) {

@@ -34,15 +34,22 @@ export function ClientPicker({
           className="flex items-center justify-between gap-2 rounded-lg border border-brand-300 bg-brand-50 px-3 py-2"
           data-testid="picked-client"
         >
-          <span className="flex items-center gap-2 text-slate-900">
-            <Check className="h-4 w-4 text-brand-700" aria-hidden="true" />
-            {value.fullName}
-            {value.email && <span className="text-sm text-slate-600">{value.email}</span>}
+          {/* Name and email side by side where they fit, the email under the name on a phone; each kept whole. */}
+          <span className="flex min-w-0 items-center gap-2 text-slate-900">
+            <Check className="h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" />
+            <span className="flex min-w-0 flex-col sm:flex-row sm:items-baseline sm:gap-2">
+              <span className="font-medium">{value.fullName}</span>
+              {value.email && (
+                <span className="truncate text-sm text-slate-600" title={value.email}>
+                  {value.email}
+                </span>
+              )}
+            </span>
           </span>
           <button
             type="button"
             onClick={() => onChange(undefined)}
-            className="rounded p-1 text-slate-600 hover:bg-white"
+            className="shrink-0 rounded p-1 text-slate-600 hover:bg-white"
             aria-label="Choose another client"
           >
             <X className="h-4 w-4" aria-hidden="true" />

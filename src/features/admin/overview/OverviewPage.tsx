@@ -18,7 +18,10 @@ export function OverviewPage() {
         <LoadError error={overview.error} onRetry={() => void overview.refetch()} />
       ) : (
         <div className="flex flex-col gap-5">
-          <div className="grid grid-cols-2 gap-3 lg:grid-cols-5" data-testid="overview-stats">
+          <div
+            className="grid grid-cols-2 gap-3 lg:grid-cols-5 [&>*:last-child:nth-child(odd)]:col-span-2 lg:[&>*:last-child:nth-child(odd)]:col-span-1"
+            data-testid="overview-stats"
+          >
             <Stat href="/bookings" Icon={CalendarClock} label="New bookings" value={overview.data.newBookings} hint="waiting for a call" />
             <Stat
               href="/support"
