@@ -104,6 +104,21 @@ describe('dashboard shell', () => {
     await context.close();
   });
 
+  it('answers an unknown dashboard path with the 404 words and Go Back Home, inside the frame', async () => {
+    const client = await newClient(server);
+    const { context, page, errors } = await signedInPage(browser, server, client, { viewport: PHONE });
+    await page.goto('/dashboard/no-such-page');
+    await expect.poll(() => page.getByText("Oops! The page you're looking for doesn't exist.").isVisible()).toBe(true);
+    expect(await page.getByTestId('dashboard-user-name').isVisible()).toBe(true);
+    const home = page.getByRole('link', { name: 'Go Back Home' });
+    expect(await home.getAttribute('href')).toBe('/');
+    await screenshot(page, 'dashboard-not-found');
+    await home.click();
+    await expectPath(page, '/');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('signs out: clears the session, goes to / and says so', async () => {
     const client = await newClient(server);
     const { context, page, errors } = await signedInPage(browser, server, client);
