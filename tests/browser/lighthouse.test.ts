@@ -13,13 +13,14 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  * at most 100 KB of compressed JavaScript on `/`. Lab scores move with the
  * machine's load (TBT most of all): each run fits its CPU slowdown to the host's
  * measured speed (cpuSlowdownFor), each page gets up to three runs and the best one counts.
- * What is asserted: accessibility, best practices and SEO ≥ 95, CLS ≤ 0.02 and the
- * JavaScript budgets below (`/` at the goal, the others at what they measure plus
- * a small margin); performance against a floor that holds the ground gained
- * until the remaining work (README, "Web performance") brings it to the goal.
+ * What is asserted: every category ≥ 95 (performance too: the pages measure 99–100 since
+ * they paint before their JavaScript loads, decision 062), CLS ≤ 0.02 and the JavaScript
+ * budgets below (`/` at the goal, the others at what they measure plus a small margin).
+ * LCP and TBT are reported, not asserted on their own: they count in the performance score,
+ * and TBT moves by tens of ms between runs on a shared host.
  */
 const MIN_SCORE = 95;
-const MIN_PERFORMANCE = 80;
+const MIN_PERFORMANCE = 95;
 const MAX_CLS = 0.02;
 /** Compressed JavaScript each page may transfer while it loads (measured with Lighthouse; bytes). */
 const JS_BUDGET: Record<(typeof PRERENDERED_PATHS)[number], number> = {
