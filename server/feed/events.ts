@@ -6,7 +6,8 @@ import type { Metrics } from '../observability/metrics.js';
 import { type FeedBus, type FeedBusMessage, type FeedNotification, latestFeedEventId } from '../realtime/feed-bus.js';
 import * as repo from './repo.js';
 import type { FeedEvent, FeedItem } from './schema.js';
-import { shareSerialization } from '../realtime/shared-frames.js';
+import { announceOnSend, shareSerialization, trackedFrame } from '../realtime/shared-frames.js';
+import type { WebSocket } from 'ws';
 import { type FeedDeps, toFeedItem } from './service.js';
 
 /** A reconnecting subscriber is replayed at most this many events, at most this old; beyond that it resyncs. */
@@ -176,6 +177,11 @@ class Inbox {
     this.wakeUp();
   }
 
+  /** Everything waiting, oldest first; the inbox is empty afterwards. */
+  drain(): FeedBusMessage[] {
+    return this.items.splice(0);
+  }
+
   /** The next message, or null once the subscriber has gone. */
   async take(): Promise<FeedBusMessage | null> {
     while (this.items.length === 0) {
@@ -194,6 +200,138 @@ class Inbox {
   }
 }
 
+/** What a live subscriber's socket must offer (a `ws` WebSocket). */
+export type LiveSocket = Pick<WebSocket, 'send' | 'bufferedAmount' | 'readyState' | 'terminate'>;
+/** A socket with this much not yet sent is far behind: it is dropped, and its client reconnects and catches up. */
+const LIVE_BUFFER_MAX = 4 * 1024 * 1024;
+const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+
+/**
+ * The live part of one subscription over a WebSocket: each bus message is
+ * turned into this viewer's event and written to the socket at once, as the
+ * frame tRPC itself would send (trackedFrame), instead of travelling through
+ * the subscription's async iterator and tRPC's loop. That path took several
+ * promise turns per subscriber, so a like reached no socket until it had
+ * reached every subscriber's loop (issue 10). The rules are the stream's:
+ * events in order, each after a check of the session, a view that needs the
+ * database holds back the ones behind it, a subscriber far behind resyncs.
+ */
+function liveSink(
+  deps: StreamDeps,
+  viewerId: number,
+  stillSignedIn: () => boolean | Promise<boolean>,
+  subscription: { socket: LiveSocket; id: unknown; jsonrpc: unknown },
+  startPosition: number,
+  startReplayedUpTo: number,
+) {
+  const { socket } = subscription;
+  let position = startPosition;
+  let replayedUpTo = startReplayedUpTo;
+  let queue: FeedBusMessage[] = [];
+  let busy = false;
+  let finished = false;
+  let settle!: (err?: Error) => void;
+  const ended = new Promise<void>((resolve, reject) => {
+    settle = (err) => (err ? reject(err) : resolve());
+  });
+  const finish = (err?: Error) => {
+    if (finished) return;
+    finished = true;
+    queue = [];
+    settle(err);
+  };
+
+  const send = (trackedId: string, event: FeedEvent) => {
+    if (socket.readyState !== 1) return; // not OPEN: closing, and its subscription ends with it
+    if (socket.bufferedAmount > LIVE_BUFFER_MAX) {
+      socket.terminate();
+      return;
+    }
+    socket.send(trackedFrame(subscription.id, subscription.jsonrpc, trackedId, event), { binary: false });
+  };
+
+  const show = (message: FeedNotification, event: FeedEvent | null) => {
+    position = Math.max(position, message.eventId);
+    if (!event) return;
+    deps.metrics?.feedDelivered(message.at);
+    send(String(message.eventId), event);
+  };
+
+  const view = (message: FeedNotification): Promise<void> | undefined => {
+    const now = viewNow(viewerId, message);
+    if (now) {
+      show(message, now);
+      return;
+    }
+    return viewLive(deps, viewerId, message).then(
+      (event) => show(message, event),
+      (err: Error) => {
+        // The event happened but cannot be shown: better a refetch than a silent gap.
+        deps.logger.warn('feed event could not be prepared', { eventId: message.eventId, error: err.message });
+        show(message, { kind: 'resync' });
+      },
+    );
+  };
+
+  /** One message; a promise only when it has to wait (the database, the session store). */
+  const handle = (message: FeedBusMessage): Promise<void> | undefined => {
+    if (message.kind === 'resync') {
+      // Already covered: the catch-up read the log (or sent its own resync) past these events.
+      if (message.eventId <= replayedUpTo) return;
+      replayedUpTo = message.eventId;
+      send(String(Math.max(position, message.eventId)), { kind: 'resync' });
+      return;
+    }
+    if (message.eventId <= replayedUpTo) return;
+    const live = stillSignedIn();
+    if (live === false) throw new AppError('UNAUTHORIZED', SESSION_ENDED);
+    if (live === true) return view(message);
+    return live.then((ok) => {
+      if (!ok) throw new AppError('UNAUTHORIZED', SESSION_ENDED);
+      return view(message);
+    });
+  };
+
+  const drain = () => {
+    while (queue.length && !finished) {
+      const message = queue.shift()!;
+      let waiting: Promise<void> | undefined;
+      try {
+        waiting = handle(message);
+      } catch (err) {
+        return finish(err as Error);
+      }
+      if (waiting) {
+        busy = true;
+        waiting.then(
+          () => {
+            busy = false;
+            drain();
+          },
+          (err: Error) => finish(err),
+        );
+        return;
+      }
+    }
+  };
+
+  return {
+    push(message: FeedBusMessage) {
+      if (finished) return;
+      // This subscriber is far behind (a view waiting on a slow database): drop its backlog and let it refetch.
+      if (queue.length >= INBOX_MAX) queue = [{ kind: 'resync', eventId: message.eventId }];
+      else queue.push(message);
+      if (!busy) drain();
+    },
+    /** Settles when the subscriber leaves (the signal aborts), or rejects when its session has ended. */
+    ended(signal: AbortSignal | undefined): Promise<void> {
+      if (signal?.aborted) finish();
+      else signal?.addEventListener('abort', () => finish(), { once: true });
+      return ended;
+    },
+  };
+}
+
 /**
  * feed.events for one viewer: subscribes to the bus first, then replays what
  * the viewer missed since `lastEventId`, says 'ready', and streams live
@@ -206,9 +344,13 @@ export async function* feedEventStream(
   signal: AbortSignal | undefined,
   /** Whether the viewer's session is still live, checked before each live event (a socket outlives any one check). */
   stillSignedIn: () => boolean | Promise<boolean> = () => true,
+  /** The subscriber's WebSocket, when it came over one: live events are then written to it directly. */
+  socket?: LiveSocket,
 ): AsyncGenerator<Tracked, void, unknown> {
   const inbox = new Inbox(signal ?? new AbortController().signal);
-  const unsubscribe = deps.feedBus.subscribe((m) => inbox.push(m));
+  // One listener for the stream's whole life (the bus may be part-way through telling its listeners of a message).
+  let tell = (m: FeedBusMessage) => inbox.push(m);
+  const unsubscribe = deps.feedBus.subscribe((m) => tell(m));
   try {
     /** Live events up to here were replayed already. */
     let replayedUpTo = 0;
@@ -223,7 +365,29 @@ export async function* feedEventStream(
       position = replayedUpTo = caughtUp.position;
       if (caughtUp.resync) yield tracked(String(position), { kind: 'resync' });
     }
-    yield tracked(String(position), { kind: 'ready' });
+    // Over a WebSocket, tRPC's encoder tells 'ready' this subscription's id as it sends it (announceOnSend)...
+    const subscription: { id?: unknown; jsonrpc?: unknown; known: boolean } = { known: false };
+    const ready: FeedEvent = { kind: 'ready' };
+    if (socket)
+      announceOnSend(ready, (id, jsonrpc) => {
+        Object.assign(subscription, { id, jsonrpc, known: true });
+      });
+    yield tracked(String(position), ready);
+    if (socket && subscription.known) {
+      // ...and from here on its live events are written straight to the socket, in order (liveSink).
+      const sink = liveSink(
+        deps,
+        viewerId,
+        stillSignedIn,
+        { socket, id: subscription.id, jsonrpc: subscription.jsonrpc },
+        position,
+        replayedUpTo,
+      );
+      tell = sink.push;
+      for (const m of inbox.drain()) sink.push(m);
+      await sink.ended(signal);
+      return;
+    }
 
     while (true) {
       const message = await inbox.take();

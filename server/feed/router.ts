@@ -51,7 +51,7 @@ export const feedRouter = router({
   events: clientProcedure.input(feedEventsInput).subscription(async function* ({ ctx, input, signal }) {
     const closed = ctx.deps.metrics.subscriptionOpened(ctx.user.id, ctx.user.role);
     try {
-      yield* feedEventStream(ctx.deps, ctx.user.id, input?.lastEventId, signal, sessionStillLive(ctx));
+      yield* feedEventStream(ctx.deps, ctx.user.id, input?.lastEventId, signal, sessionStillLive(ctx), ctx.socket?.ws);
     } finally {
       closed();
     }

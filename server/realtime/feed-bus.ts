@@ -12,6 +12,8 @@ const FEED_WRITE_LOCK = 0x706f7368616e;
 /** Events kept for catch-up; older ones are pruned now and then by publish(). */
 export const FEED_EVENT_RETENTION_DAYS = 7;
 const PRUNE_EVERY_N_EVENTS = 100;
+/** Listeners told of a message in one go before other work may run (see deliver). */
+export const DELIVER_BATCH = 250;
 /** A gap wider than this in the received ids is not replayed: subscribers are told to resync. */
 const GAP_REPLAY_MAX = 500;
 /** How often an instance checks the log for events its LISTEN connection may have missed. */
@@ -120,14 +122,39 @@ export function createFeedBus(
   /** Notifications are handled one at a time, in arrival order (= commit order). */
   let queue: Promise<void> = Promise.resolve();
 
-  const deliver = (message: FeedBusMessage) => {
-    for (const listener of listeners) {
+  const tell = (batch: readonly ((message: FeedBusMessage) => void)[], message: FeedBusMessage) => {
+    for (const listener of batch) {
       try {
         listener(message);
       } catch (err) {
         onError(err as Error);
       }
     }
+  };
+  /** Batches of listeners still to be told, oldest message first (so each listener hears messages in order). */
+  const later: (() => void)[] = [];
+  const tellLater = () => {
+    later.shift()?.();
+    if (later.length) setImmediate(tellLater);
+  };
+  /**
+   * Tells every listener, DELIVER_BATCH at a time: each batch's subscribers run
+   * their (asynchronous) path to the socket before the next batch is told, so
+   * the first sockets are written within a moment and the rest follow, as a
+   * server writing one socket after another does. Told all at once, every
+   * subscriber would advance step by step together and no socket would be
+   * written before the last subscriber got there (issue 10).
+   */
+  const deliver = (message: FeedBusMessage) => {
+    const all = [...listeners];
+    const queued = later.length > 0;
+    // Listeners registered before any socket (the feed page cache) are always in the first batch.
+    if (!queued) tell(all.slice(0, DELIVER_BATCH), message);
+    for (let i = queued ? 0 : DELIVER_BATCH; i < all.length; i += DELIVER_BATCH) {
+      const batch = all.slice(i, i + DELIVER_BATCH);
+      later.push(() => tell(batch, message));
+    }
+    if (!queued && later.length) setImmediate(tellLater);
   };
 
   /** Delivers the logged events after `after` and before `before` (exclusive). */
@@ -235,6 +262,7 @@ export function createFeedBus(
       unlisten = null;
       if (u) await u();
       await queue;
+      later.length = 0;
       listeners.clear();
     },
   };

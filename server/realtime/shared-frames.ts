@@ -104,6 +104,7 @@ type Outgoing = { id?: unknown; jsonrpc?: unknown; result?: { type?: unknown; id
  */
 export const sharedFrameEncoder = {
   encode(message: unknown): string {
+    if (typeof message === 'object' && message !== null) announce(message as Outgoing);
     const result = (message as Outgoing | null)?.result;
     const data = result?.data;
     if (data instanceof SerializedOnce) {
@@ -116,3 +117,60 @@ export const sharedFrameEncoder = {
   },
   decode: jsonEncoder.decode,
 };
+
+/** Payloads whose sending tells a subscription its id (see announceOnSend). */
+const announcing = new WeakMap<object, (subscriptionId: unknown, jsonrpc: unknown) => void>();
+
+/**
+ * Calls `onSent` with the subscription's id when tRPC's WebSocket adapter
+ * encodes a message carrying this payload (tracked: `{ id, data: payload }`).
+ * A subscription learns its id this way, which tRPC does not hand to
+ * procedures, and can then write its own frames (trackedFrame).
+ */
+export function announceOnSend<T extends object>(payload: T, onSent: (subscriptionId: unknown, jsonrpc: unknown) => void): T {
+  announcing.set(payload, onSent);
+  return payload;
+}
+
+function announce(message: Outgoing) {
+  const data = message.result?.data;
+  const inner = typeof data === 'object' && data !== null ? (data as { json?: { data?: unknown } }).json?.data : undefined;
+  if (typeof inner !== 'object' || inner === null) return;
+  const onSent = announcing.get(inner);
+  if (!onSent) return;
+  announcing.delete(inner);
+  onSent(message.id, message.jsonrpc);
+}
+
+/** Frames of shared payloads by subscription id, jsonrpc and tracked id (weak: they go with the payload). */
+const frames = new WeakMap<object, Map<string, Buffer>>();
+
+/**
+ * The WebSocket frame text tRPC would send for a tracked event of this
+ * subscription: the same JSON its adapter, the output transformer and
+ * sharedFrameEncoder make. A shared payload's frame is made once per
+ * subscription id (most sockets use the same few) and written to every socket.
+ */
+export function trackedFrame(subscriptionId: unknown, jsonrpc: unknown, trackedId: string, payload: object): Buffer {
+  const make = () =>
+    Buffer.from(
+      sharedFrameEncoder.encode({
+        id: subscriptionId,
+        jsonrpc,
+        result: { type: 'data', id: trackedId, data: sharedOutputTransformer.serialize({ id: trackedId, data: payload }) },
+      }),
+    );
+  if (!shared.has(payload)) return make();
+  let byKey = frames.get(payload);
+  if (!byKey) {
+    byKey = new Map();
+    frames.set(payload, byKey);
+  }
+  const key = `${JSON.stringify(subscriptionId)}|${String(jsonrpc)}|${trackedId}`;
+  let frame = byKey.get(key);
+  if (!frame) {
+    frame = make();
+    byKey.set(key, frame);
+  }
+  return frame;
+}

@@ -13,6 +13,8 @@ export interface SocketSession {
   currentUser(): Promise<SessionUser | null>;
   /** Synchronous check for streams that are already running (subscription events). */
   isLive(): boolean;
+  /** The socket itself, for streams that write their own frames (the live feed: feed/events.ts). */
+  readonly ws: WebSocket;
 }
 
 /**
@@ -112,6 +114,7 @@ export function createSocketSessions(sessions: LiveSessions, opts: { unauthentic
         return ended ? null : found;
       },
       isLive: () => !ended && user !== null && user.expiresAt.getTime() > Date.now(),
+      ws,
     };
   }
 

@@ -4,7 +4,7 @@ import { connectPostgres } from '../../server/db/connect.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { loadConfig } from '../../server/env.js';
 import type { FeedEvent } from '../../server/feed/schema.js';
-import { createFeedBus, FEED_CHANNEL, type FeedBusMessage } from '../../server/realtime/feed-bus.js';
+import { createFeedBus, DELIVER_BATCH, FEED_CHANNEL, type FeedBusMessage } from '../../server/realtime/feed-bus.js';
 import { createDeps, listen } from '../../server/server.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { httpClient, percentile, quickClients, recordFeed, wsClient } from '../helpers/callers.js';
@@ -119,6 +119,35 @@ describe('feed.events: live changes', () => {
     expect(onRemove.event).toEqual({ kind: 'post.deleted', postId: created.id });
   });
 
+  it('keeps each subscriber’s events in order when one needs the database and the next does not', async () => {
+    const p = await newPost('Shown from the database');
+    const bobFeed = recordFeed(connect(server.url, bob.token).client);
+    await bobFeed.ready();
+    const from = bobFeed.received.length;
+    // Two events committed together: an edit (its view reads the post) and a like (its view needs nothing),
+    // so the second is ready to send while the first still waits for the database.
+    const [edit, like] = await server.deps.db.transaction().execute(async (trx) => {
+      const rows = [];
+      for (const kind of ['post.updated', 'like.changed'] as const) {
+        const row = await trx
+          .insertInto('feed_events')
+          .values({ kind, post_id: p, actor_id: alice.id, like_count: kind === 'like.changed' ? 7 : null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const extra = kind === 'like.changed' ? { likeCount: 7, liked: true } : {};
+        const payload = JSON.stringify({ eventId: Number(row.id), kind, postId: p, actorId: alice.id, ...extra });
+        await sql`select pg_notify(${FEED_CHANNEL}, ${payload})`.execute(trx);
+        rows.push(Number(row.id));
+      }
+      return rows;
+    });
+    await bobFeed.next(likeOf(p), { from });
+    expect(bobFeed.received.slice(from).map((r) => [Number(r.id), r.event.kind])).toEqual([
+      [edit, 'post.updated'],
+      [like, 'like.changed'],
+    ]);
+  });
+
   it('replays, in order, an event whose notification this instance missed', async () => {
     const [p, q] = [await newPost('Missed'), await newPost('Noticed')];
     await toggleLike(server, bob, p);
@@ -184,6 +213,33 @@ describe('feed.events: after sign-out', () => {
 });
 
 describe('the feed bus', () => {
+  it('tells many listeners every event in order, batch after batch: the first batch’s work runs before the last is told', async () => {
+    const posts = [await newPost('Batch one'), await newPost('Batch two'), await newPost('Batch three')];
+    const count = 617;
+    expect(DELIVER_BATCH).toBeLessThan(count / 2);
+    const heard = Array.from({ length: count }, () => [] as number[]);
+    /** For each event, whether the last listener had heard it when the first listener's follow-up work ran. */
+    const lastHadHeard: boolean[] = [];
+    const ours = (m: FeedBusMessage) => m.kind === 'like.changed' && posts.includes(m.postId);
+    const first = server.deps.feedBus.subscribe((m) => {
+      if (ours(m)) queueMicrotask(() => lastHadHeard.push(heard.at(-1)!.includes(m.eventId)));
+    });
+    const offs = heard.map((list) => server.deps.feedBus.subscribe((m) => ours(m) && list.push(m.eventId)));
+    try {
+      for (const p of posts) expect((await toggleLike(server, bob, p)).status).toBe(200);
+      await expect.poll(() => heard.every((l) => l.length >= posts.length)).toBe(true);
+      for (const list of heard) {
+        expect(list).toHaveLength(posts.length);
+        expect([...list].sort((a, b) => a - b)).toEqual(list);
+      }
+      expect(new Set(heard.map((l) => l.join(','))).size).toBe(1);
+      expect(lastHadHeard).toEqual(posts.map(() => false));
+    } finally {
+      for (const off of offs) off();
+      first();
+    }
+  });
+
   it('finds an event whose notification never came, even when no later event arrives', async () => {
     const postId = await newPost('Quiet');
     const bus = createFeedBus(server.deps.dbHandle, (err) => console.error(err), { logCheckMs: 100, logCheckGraceSeconds: 1 });
