@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createGate } from '../../tests/helpers/gate.js';
 import type { SessionUser } from './session.js';
 import { createSessionCache } from './session-cache.js';
 
@@ -18,11 +19,11 @@ function setup(opts: { ttlMs?: number; maxEntries?: number } = {}) {
   let clock = 1_000_000;
   const rows = new Map<string, SessionUser | null>();
   const reads: string[] = [];
-  let gate: Promise<void> = Promise.resolve();
+  const gate = createGate();
   const cache = createSessionCache(
     async (hash) => {
       reads.push(hash);
-      await gate;
+      await gate.passed();
       return rows.get(hash) ?? null;
     },
     { ttlMs: opts.ttlMs ?? 5_000, maxEntries: opts.maxEntries, now: () => clock },
@@ -35,16 +36,7 @@ function setup(opts: { ttlMs?: number; maxEntries?: number } = {}) {
       clock += ms;
     },
     now: () => clock,
-    hold() {
-      let release!: () => void;
-      gate = new Promise((r) => {
-        release = r;
-      });
-      return () => {
-        gate = Promise.resolve();
-        release();
-      };
-    },
+    hold: gate.hold,
   };
 }
 

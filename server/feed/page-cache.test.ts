@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createGate } from '../../tests/helpers/gate.js';
 import { createFeedPageCache } from './page-cache.js';
 import type { PostRow } from './repo.js';
 
@@ -18,12 +19,12 @@ function setup(opts: { maxPages?: number } = {}) {
   let listening = true;
   let feed = [row(1)];
   let reads = 0;
-  let gate: Promise<void> = Promise.resolve();
+  const gate = createGate();
   const cache = createFeedPageCache({ listening: () => listening, ttlMs: 2_000, maxPages: opts.maxPages, now: () => clock });
   const load = async () => {
     reads += 1;
     const snapshot = feed; // what the database answers is fixed when the query runs
-    await gate;
+    await gate.passed();
     return snapshot;
   };
   return {
@@ -39,16 +40,7 @@ function setup(opts: { maxPages?: number } = {}) {
     setListening: (on: boolean) => {
       listening = on;
     },
-    hold() {
-      let release!: () => void;
-      gate = new Promise((r) => {
-        release = r;
-      });
-      return () => {
-        gate = Promise.resolve();
-        release();
-      };
-    },
+    hold: gate.hold,
   };
 }
 
