@@ -64,11 +64,11 @@ export function paintFirst(html: string, js: string[]) {
 }
 
 /** The font file the pages' text uses (src/styles/fonts.css): every page preloads it. */
-const TEXT_FONT = /^assets\/inter-latin-wght-normal-[\w-]+\.woff2$/;
+const TEXT_FONT = /^assets\/inter-text-wght-[\w-]+\.woff2$/;
 export function textFontOf(manifest: Manifest): string {
   const files = Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.assets ?? [])]);
   const font = files.find((file) => TEXT_FONT.test(file));
-  if (!font) throw new Error('prerender: the Inter Latin font is not in the build (src/styles/fonts.css changed? update TEXT_FONT)');
+  if (!font) throw new Error('prerender: the Inter text face is not in the build (src/styles/fonts.css changed? update TEXT_FONT)');
   return font;
 }
 
@@ -106,9 +106,15 @@ export function pageHtml(
 /**
  * Puts the page's stylesheets into the HTML itself: the first paint then needs
  * one response, not the HTML and then a render-blocking stylesheet a round trip later.
+ * Each keeps a disabled <link> of its own address, which the browser does not fetch: Vite's preload
+ * helper looks for a stylesheet <link> before it adds a lazy chunk's CSS, and would otherwise download
+ * and apply an inlined stylesheet a second time once the page's chunks load.
  */
 export function inlineStylesheets(html: string, readAsset: (href: string) => string) {
-  return html.replace(/<link rel="stylesheet" crossorigin href="\/([^"]+)">/g, (_tag, href: string) => `<style>${readAsset(href)}</style>`);
+  return html.replace(
+    /<link rel="stylesheet" crossorigin href="\/([^"]+)">/g,
+    (_tag, href: string) => `<style>${readAsset(href)}</style><link rel="stylesheet" crossorigin href="/${href}" disabled>`,
+  );
 }
 
 /**

@@ -67,7 +67,7 @@ it('downloads the dashboard chunk only on a dashboard path (the check above can 
   await context.close();
 });
 
-it('paints each public page before it asks for its JavaScript, with Inter preloaded (decision 062)', async () => {
+it('paints each public page before it asks for its JavaScript, with Inter preloaded and no stylesheet fetched twice (decision 062)', async () => {
   const { context, errors } = await openContext(browser, server, { viewport: DESKTOP });
   const page = await context.newPage();
   for (const route of ['/', '/faq', '/login']) {
@@ -78,8 +78,11 @@ it('paints each public page before it asks for its JavaScript, with Inter preloa
       const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
       const scripts = resources.filter((r) => /\/assets\/[\w-]+\.js$/.test(r.name)).map((r) => r.startTime);
-      const font = resources.find((r) => /\/assets\/inter-latin-wght-normal-[\w-]+\.woff2$/.test(r.name));
+      const font = resources.find((r) => /\/assets\/inter-text-wght-[\w-]+\.woff2$/.test(r.name));
       return {
+        // Stylesheets are inline; one fetched later would be a second copy (scripts/build/prerender.ts).
+        stylesheets: resources.filter((r) => r.name.endsWith('.css')).map((r) => r.name),
+        fonts: resources.filter((r) => r.name.endsWith('.woff2')).length,
         paint,
         firstScript: Math.min(...scripts),
         fontBy: font?.initiatorType,
@@ -89,6 +92,8 @@ it('paints each public page before it asks for its JavaScript, with Inter preloa
     expect(seen.paint, `${route}: first contentful paint`).toBeLessThanOrEqual(seen.firstScript);
     expect(seen.fontBy, `${route}: the text font comes from the head's preload`).toBe('link');
     expect(seen.inter, `${route}: Inter loaded`).toBe(true);
+    expect(seen.fonts, `${route}: only the text face of Inter`).toBe(1);
+    expect(seen.stylesheets, `${route}: no stylesheet fetched`).toEqual([]);
   }
   expect(errors).toEqual([]);
   await context.close();
