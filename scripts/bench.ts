@@ -4,7 +4,7 @@
  *
  *   npm run bench                      full run, writes the "Server" section of docs/benchmarks.md
  *   npm run bench -- --smoke           a few seconds of each part, nothing written (CI)
- *   npm run bench -- --profile         also writes CPU profiles of the app to .bench/
+ *   npm run bench -- --profile         also writes CPU profiles of the app and the reference to .bench/
  *   npm run bench -- --observability   logs + metrics on vs off on the feed read (scripts/bench-observability.ts)
  *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,fanout,pglite  --no-pglite  --out=FILE
  *
