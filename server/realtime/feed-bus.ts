@@ -13,7 +13,7 @@ const FEED_WRITE_LOCK = 0x706f7368616e;
 export const FEED_EVENT_RETENTION_DAYS = 7;
 const PRUNE_EVERY_N_EVENTS = 100;
 /** Listeners told of a message in one go before other work may run (see deliver). */
-export const DELIVER_BATCH = 250;
+export const DELIVER_BATCH = 100;
 /** A gap wider than this in the received ids is not replayed: subscribers are told to resync. */
 const GAP_REPLAY_MAX = 500;
 /** How often an instance checks the log for events its LISTEN connection may have missed. */
