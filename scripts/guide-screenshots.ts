@@ -13,7 +13,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DEMO_ACCOUNTS } from '../server/seed/demo.js';
 import { GUIDE_PHONE_SCALE, GUIDE_PHONE_SHOT, GUIDE_SHOT, GUIDE_STEPS, type GuideStep } from '../src/features/auth/guide-steps.js';
 import { CHROMIUM_PATH, launchBrowser } from '../tests/helpers/browser.js';
+import { freePort } from '../tests/helpers/processes.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'public/images/guide');
@@ -38,17 +38,6 @@ function checkBrowserLocales() {
   if (debian && !existsSync(path.join(locales, 'en-GB.pak'))) {
     throw new Error('Chromium has no translations, so its date inputs would read 11/24/2026: apt-get install -y chromium-l10n');
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** `node scripts/start.mjs` with demo data in a throw-away data directory; resolves with its URL once it serves. */

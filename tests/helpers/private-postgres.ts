@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './processes.js';
 
 /**
  * A private Postgres 15 cluster on its own port, for tests that stop and
@@ -20,17 +20,6 @@ export function privatePostgresUnavailable(): string | null {
   if (!existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) return 'runuser is not installed';
   if (process.getuid?.() !== 0) return 'the tests must run as root to start Postgres as the postgres user';
   return null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const asPostgres = (tool: string, args: string[]) =>

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueSession } from '../../server/auth/sessions-repo.js';
@@ -10,7 +9,7 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { createUser } from '../../server/users/service.js';
 import { createTestDatabase } from '../helpers/db.js';
-import { type ServerProcess, startServerProcess, tempDataDir } from '../helpers/processes.js';
+import { type ServerProcess, startServerProcess, tempDataDir, freePort } from '../helpers/processes.js';
 import { httpClient, recordFeed, wsClient } from '../helpers/callers.js';
 
 /**
@@ -26,17 +25,6 @@ const why = !onPostgres
   : !hasHaproxy
     ? 'HAProxy is not installed (apt-get install -y haproxy)'
     : null;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The repo's HAProxy config with the two local instances listed instead of found through Docker's DNS. */
 function haproxyConfig(proxyPort: number, ports: number[]): string {
