@@ -159,6 +159,13 @@ export async function catchUpSince(db: Db, viewerId: number, lastEventId: string
 }
 
 /** Bus messages for one subscriber, waiting for it to take them. */
+/** A subscriber's waiting messages plus one more; past INBOX_MAX the backlog is dropped for a resync (it refetches). */
+function withMessage(backlog: FeedBusMessage[], message: FeedBusMessage): FeedBusMessage[] {
+  if (backlog.length >= INBOX_MAX) return [{ kind: 'resync', eventId: message.eventId }];
+  backlog.push(message);
+  return backlog;
+}
+
 class Inbox {
   private items: FeedBusMessage[] = [];
   private wake: (() => void) | null = null;
@@ -168,12 +175,7 @@ class Inbox {
   }
 
   push(message: FeedBusMessage) {
-    if (this.items.length >= INBOX_MAX) {
-      // This subscriber is far behind (a stalled socket): drop its backlog and let it refetch.
-      this.items = [{ kind: 'resync', eventId: message.eventId }];
-    } else {
-      this.items.push(message);
-    }
+    this.items = withMessage(this.items, message);
     this.wakeUp();
   }
 
@@ -204,29 +206,78 @@ class Inbox {
 export type LiveSocket = Pick<WebSocket, 'send' | 'bufferedAmount' | 'readyState' | 'terminate'>;
 /** A socket with this much not yet sent is far behind: it is dropped, and its client reconnects and catches up. */
 const LIVE_BUFFER_MAX = 4 * 1024 * 1024;
-const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+
+type Outgoing = { id: string; event: FeedEvent };
 
 /**
- * The live part of one subscription over a WebSocket: each bus message is
- * turned into this viewer's event and written to the socket at once, as the
- * frame tRPC itself would send (trackedFrame), instead of travelling through
- * the subscription's async iterator and tRPC's loop. That path took several
- * promise turns per subscriber, so a like reached no socket until it had
- * reached every subscriber's loop (issue 10). The rules are the stream's:
- * events in order, each after a check of the session, a view that needs the
- * database holds back the ones behind it, a subscriber far behind resyncs.
+ * The stream's rules for live messages, whichever way they reach the
+ * subscriber (its async generator, or liveSink): a resync or event the
+ * catch-up already covered is skipped, the session is checked before each
+ * event, a view that cannot be prepared becomes a resync. `next` answers at
+ * once when it can, with a promise only when it must wait (the database, the
+ * session store); it throws (or rejects) UNAUTHORIZED once the session ended.
  */
-function liveSink(
+function liveRules(
   deps: StreamDeps,
   viewerId: number,
   stillSignedIn: () => boolean | Promise<boolean>,
-  subscription: { socket: LiveSocket; id: unknown; jsonrpc: unknown },
   startPosition: number,
-  startReplayedUpTo: number,
+  replayedUpTo: number,
 ) {
-  const { socket } = subscription;
   let position = startPosition;
-  let replayedUpTo = startReplayedUpTo;
+  const ended = () => new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
+
+  const shown = (message: FeedNotification, event: FeedEvent | null): Outgoing | null => {
+    position = Math.max(position, message.eventId);
+    if (!event) return null;
+    deps.metrics?.feedDelivered(message.at);
+    return { id: String(message.eventId), event };
+  };
+
+  const view = (message: FeedNotification): Outgoing | null | Promise<Outgoing | null> => {
+    const now = viewNow(viewerId, message);
+    if (now) return shown(message, now);
+    return viewLive(deps, viewerId, message).then(
+      (event) => shown(message, event),
+      (err: Error) => {
+        // The event happened but cannot be shown: better a refetch than a silent gap.
+        deps.logger.warn('feed event could not be prepared', { eventId: message.eventId, error: err.message });
+        return shown(message, { kind: 'resync' });
+      },
+    );
+  };
+
+  return {
+    next(message: FeedBusMessage): Outgoing | null | Promise<Outgoing | null> {
+      if (message.kind === 'resync') {
+        // Already covered: the catch-up read the log (or sent its own resync) past these events.
+        if (message.eventId <= replayedUpTo) return null;
+        replayedUpTo = message.eventId;
+        return { id: String(Math.max(position, message.eventId)), event: { kind: 'resync' } };
+      }
+      if (message.eventId <= replayedUpTo) return null;
+      const live = stillSignedIn();
+      if (live === true) return view(message);
+      if (live === false) throw ended();
+      return live.then((ok) => {
+        if (!ok) throw ended();
+        return view(message);
+      });
+    },
+  };
+}
+
+/**
+ * The live part of one subscription over a WebSocket: each bus message is
+ * turned into this viewer's event (liveRules) and written to the socket at
+ * once, as the frame tRPC itself would send (trackedFrame), instead of
+ * travelling through the subscription's async iterator and tRPC's loop. That
+ * path took several promise turns per subscriber, so a like reached no socket
+ * until it had reached every subscriber's loop (issue 10). Events go out in
+ * order: one that waits holds back the ones behind it.
+ */
+function liveSink(rules: ReturnType<typeof liveRules>, subscription: { socket: LiveSocket; id: unknown; jsonrpc: unknown }) {
+  const { socket } = subscription;
   let queue: FeedBusMessage[] = [];
   let busy = false;
   let finished = false;
@@ -241,86 +292,44 @@ function liveSink(
     settle(err);
   };
 
-  const send = (trackedId: string, event: FeedEvent) => {
-    if (socket.readyState !== 1) return; // not OPEN: closing, and its subscription ends with it
+  const send = (out: Outgoing | null) => {
+    if (!out || socket.readyState !== 1) return; // not OPEN: closing, and its subscription ends with it
     if (socket.bufferedAmount > LIVE_BUFFER_MAX) {
       socket.terminate();
       return;
     }
-    socket.send(trackedFrame(subscription.id, subscription.jsonrpc, trackedId, event), { binary: false });
-  };
-
-  const show = (message: FeedNotification, event: FeedEvent | null) => {
-    position = Math.max(position, message.eventId);
-    if (!event) return;
-    deps.metrics?.feedDelivered(message.at);
-    send(String(message.eventId), event);
-  };
-
-  const view = (message: FeedNotification): Promise<void> | undefined => {
-    const now = viewNow(viewerId, message);
-    if (now) {
-      show(message, now);
-      return;
-    }
-    return viewLive(deps, viewerId, message).then(
-      (event) => show(message, event),
-      (err: Error) => {
-        // The event happened but cannot be shown: better a refetch than a silent gap.
-        deps.logger.warn('feed event could not be prepared', { eventId: message.eventId, error: err.message });
-        show(message, { kind: 'resync' });
-      },
-    );
-  };
-
-  /** One message; a promise only when it has to wait (the database, the session store). */
-  const handle = (message: FeedBusMessage): Promise<void> | undefined => {
-    if (message.kind === 'resync') {
-      // Already covered: the catch-up read the log (or sent its own resync) past these events.
-      if (message.eventId <= replayedUpTo) return;
-      replayedUpTo = message.eventId;
-      send(String(Math.max(position, message.eventId)), { kind: 'resync' });
-      return;
-    }
-    if (message.eventId <= replayedUpTo) return;
-    const live = stillSignedIn();
-    if (live === false) throw new AppError('UNAUTHORIZED', SESSION_ENDED);
-    if (live === true) return view(message);
-    return live.then((ok) => {
-      if (!ok) throw new AppError('UNAUTHORIZED', SESSION_ENDED);
-      return view(message);
-    });
+    socket.send(trackedFrame(subscription.id, subscription.jsonrpc, out.id, out.event), { binary: false });
   };
 
   const drain = () => {
     while (queue.length && !finished) {
-      const message = queue.shift()!;
-      let waiting: Promise<void> | undefined;
+      let out: ReturnType<typeof rules.next>;
       try {
-        waiting = handle(message);
+        out = rules.next(queue.shift()!);
       } catch (err) {
         return finish(err as Error);
       }
-      if (waiting) {
-        busy = true;
-        waiting.then(
-          () => {
-            busy = false;
-            drain();
-          },
-          (err: Error) => finish(err),
-        );
-        return;
+      if (!(out instanceof Promise)) {
+        send(out);
+        continue;
       }
+      busy = true;
+      out.then(
+        (ready) => {
+          busy = false;
+          send(ready);
+          drain();
+        },
+        (err: Error) => finish(err),
+      );
+      return;
     }
   };
 
   return {
     push(message: FeedBusMessage) {
       if (finished) return;
-      // This subscriber is far behind (a view waiting on a slow database): drop its backlog and let it refetch.
-      if (queue.length >= INBOX_MAX) queue = [{ kind: 'resync', eventId: message.eventId }];
-      else queue.push(message);
+      queue = withMessage(queue, message);
       if (!busy) drain();
     },
     /** Settles when the subscriber leaves (the signal aborts), or rejects when its session has ended. */
@@ -373,16 +382,10 @@ export async function* feedEventStream(
         Object.assign(subscription, { id, jsonrpc, known: true });
       });
     yield tracked(String(position), ready);
+    const rules = liveRules(deps, viewerId, stillSignedIn, position, replayedUpTo);
     if (socket && subscription.known) {
       // ...and from here on its live events are written straight to the socket, in order (liveSink).
-      const sink = liveSink(
-        deps,
-        viewerId,
-        stillSignedIn,
-        { socket, id: subscription.id, jsonrpc: subscription.jsonrpc },
-        position,
-        replayedUpTo,
-      );
+      const sink = liveSink(rules, { socket, id: subscription.id, jsonrpc: subscription.jsonrpc });
       tell = sink.push;
       for (const m of inbox.drain()) sink.push(m);
       await sink.ended(signal);
@@ -392,31 +395,10 @@ export async function* feedEventStream(
     while (true) {
       const message = await inbox.take();
       if (!message) return;
-      if (message.kind === 'resync') {
-        // Already covered: the catch-up read the log (or sent its own resync) past these events.
-        if (message.eventId <= replayedUpTo) continue;
-        replayedUpTo = message.eventId;
-        yield tracked(String(Math.max(position, message.eventId)), { kind: 'resync' });
-        continue;
-      }
-      if (message.eventId <= replayedUpTo) continue;
-      let live = stillSignedIn();
-      if (typeof live !== 'boolean') live = await live;
-      if (!live) throw new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
-      let event: FeedEvent | null | undefined;
-      try {
-        // No await (and no extra turn of the loop per subscriber) when the view needs no database.
-        event = viewNow(viewerId, message) ?? (await viewLive(deps, viewerId, message));
-      } catch (err) {
-        // The event happened but cannot be shown: better a refetch than a silent gap.
-        deps.logger.warn('feed event could not be prepared', { eventId: message.eventId, error: (err as Error).message });
-        event = { kind: 'resync' };
-      }
-      position = Math.max(position, message.eventId);
-      if (event) {
-        deps.metrics?.feedDelivered(message.at);
-        yield tracked(String(message.eventId), event);
-      }
+      let out = rules.next(message);
+      // No await (and no extra turn of the loop per subscriber) when the view needs no database.
+      if (out instanceof Promise) out = await out;
+      if (out) yield tracked(out.id, out.event);
     }
   } finally {
     unsubscribe();
