@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { connectPostgres } from '../../server/db/connect.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { loadConfig } from '../../server/env.js';
+import { feedEventStream } from '../../server/feed/events.js';
 import type { FeedEvent } from '../../server/feed/schema.js';
 import { createFeedBus, DELIVER_BATCH, FEED_CHANNEL, type FeedBusMessage } from '../../server/realtime/feed-bus.js';
 import { createDeps, listen } from '../../server/server.js';
@@ -117,6 +118,21 @@ describe('feed.events: live changes', () => {
     await asAdmin.feed.remove.mutate({ id: created.id });
     const onRemove = await bobFeed.next((e) => e.kind === 'post.deleted');
     expect(onRemove.event).toEqual({ kind: 'post.deleted', postId: created.id });
+  });
+
+  it('reaches a subscriber that is not on a WebSocket through the stream itself', async () => {
+    const p = await newPost('Not on a socket');
+    const leave = new AbortController();
+    const stream = feedEventStream({ ...server.deps }, bob.id, null, leave.signal);
+    try {
+      expect((await stream.next()).value?.[1]).toEqual({ kind: 'ready' });
+      const next = stream.next();
+      await toggleLike(server, alice, p);
+      expect((await next).value?.[1]).toEqual({ kind: 'like.changed', postId: p, likeCount: 1 });
+    } finally {
+      leave.abort();
+      await stream.return();
+    }
   });
 
   it('keeps each subscriber’s events in order when one needs the database and the next does not', async () => {
