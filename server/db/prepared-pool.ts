@@ -35,11 +35,12 @@ export function withNamedStatements(pool: Pick<pg.Pool, 'connect' | 'end'>, maxN
   const named: PostgresPool & { namedCount(): number } = {
     async connect() {
       const client = await pool.connect();
-      const query = async (text: string, values: readonly unknown[]) => {
+      // Kysely hands each query a fresh parameter array: it is passed on as it is.
+      const query = async (text: string, values: unknown[]) => {
         const name = nameOf(text);
-        if (name === undefined) return client.query(text, [...values]);
+        if (name === undefined) return client.query(text, values);
         try {
-          return await client.query({ name, text, values: [...values] });
+          return await client.query({ name, text, values });
         } catch (err) {
           if ((err as { code?: string }).code === STALE_PLAN && names.get(text) === name) names.set(text, `k${++issued}`);
           throw err;

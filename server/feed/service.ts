@@ -51,12 +51,12 @@ export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer:
   const key = `${input.cursor ?? ''}/${input.limit}`;
   const rows = await deps.feedPages.rows(key, () => repo.listPosts(deps.db, null, before, input.limit));
   const page = rows.slice(0, input.limit);
-  const unlisted = page.filter((p) => p.like_count > p.likes.length && !p.likes.includes(viewer.id)).map((p) => p.id);
+  const listed = page.map((p) => p.likes.includes(viewer.id));
+  const unlisted = page.filter((p, i) => !listed[i] && p.like_count > p.likes.length).map((p) => p.id);
   const likedUnlisted = unlisted.length ? new Set(await repo.likedAmong(deps.db, viewer.id, unlisted)) : null;
-  const likedBy = (p: repo.PostRow) => p.likes.includes(viewer.id) || (likedUnlisted?.has(p.id) ?? false);
   const last = page.at(-1);
   return {
-    items: page.map((p) => toFeedItem(p, likedBy(p))),
+    items: page.map((p, i) => toFeedItem(p, listed[i] || (likedUnlisted?.has(p.id) ?? false))),
     nextCursor: rows.length > input.limit && last ? encodeFeedCursor({ micros: last.position_micros, id: last.id }) : null,
   };
 }
