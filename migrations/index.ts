@@ -9,6 +9,7 @@ import * as selfService from './2026-11-23T1500_self_service.js';
 import * as outboxUnsettled from './2026-11-23T1600_outbox_unsettled.js';
 import * as feedEventCounts from './2026-11-23T2300_feed_event_counts.js';
 import * as feedChangedNotify from './2026-11-24T0300_feed_changed_notify.js';
+import * as feedEventQuietsTrigger from './2026-11-24T0600_feed_event_quiets_trigger.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1600_outbox_unsettled': outboxUnsettled,
   '2026-11-23T2300_feed_event_counts': feedEventCounts,
   '2026-11-24T0300_feed_changed_notify': feedChangedNotify,
+  '2026-11-24T0600_feed_event_quiets_trigger': feedEventQuietsTrigger,
 };

@@ -6,7 +6,7 @@
  *   npm run bench -- --smoke           a few seconds of each part, nothing written (CI)
  *   npm run bench -- --profile         also writes CPU profiles of the app and the reference to .bench/
  *   npm run bench -- --observability   logs + metrics on vs off on the feed read (scripts/bench-observability.ts)
- *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,fanout,pglite  --no-pglite  --out=FILE
+ *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,layers,fanout,pglite  --no-pglite  --out=FILE
  *
  * Postgres: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  * It creates (and drops afterwards) a database poshan_bench_<pid> there.
@@ -20,7 +20,16 @@ import { migrateToLatest } from '../server/db/migrate.js';
 import { type Child, startChild } from './bench/children.js';
 import { runLoad, percentile, sortedCopy } from './bench/load.js';
 import { cpuMeter } from './bench/cpu.js';
-import { type FanoutRow, type Measured, type Report, writeReport, printReport } from './bench/report.js';
+import {
+  type FanoutRow,
+  LAYERS,
+  type LayerName,
+  type LayerRow,
+  type Measured,
+  type Report,
+  writeReport,
+  printReport,
+} from './bench/report.js';
 import { seedBench, type BenchData } from './bench/seed.js';
 import { openSubscribers, type Target } from './bench/subscribers.js';
 
@@ -33,7 +42,7 @@ const args = new Map(
 const smoke = args.has('smoke');
 const seconds = Number(args.get('seconds') ?? (smoke ? 1 : 8));
 const sizes = (args.get('sizes') ?? (smoke ? '50' : '1000,5000,10000')).split(',').map(Number);
-const parts = new Set((args.get('parts') ?? 'reads,likes,fanout,pglite').split(','));
+const parts = new Set((args.get('parts') ?? 'reads,likes,layers,fanout,pglite').split(','));
 const withPglite = parts.has('pglite') && !args.has('no-pglite');
 const profileDir = args.has('profile') ? path.resolve('.bench') : undefined;
 // Only a full run replaces the table in docs/benchmarks.md.
@@ -105,6 +114,8 @@ async function likes(app: Child, reference: Child, data: BenchData, db: pg.Clien
     body: (w: number, n: number) => JSON.stringify({ id: data.clientIds[clientOf(w)], feedId: posts[(w + n) % posts.length] }),
   });
   const ref = await measured(spec(refPosts, `http://127.0.0.1:${reference.port}/like`, 'PUT'), reference);
+  // Like every app instance, the reference hears its own events (its NOTIFY is not work thrown away).
+  if (!(await reference.ask<{ heard: number }>('heard')).heard) throw new Error('the reference heard none of its own events');
   const appResult = await measured(spec(appPosts, `http://127.0.0.1:${app.port}/api/feeds/update-feed`, 'PUT'), app);
   // Exact under concurrency: the count the app shows equals the rows, for every post it toggled.
   const res = await fetch(`http://127.0.0.1:${app.port}/api/feeds/get-feeds?limit=50`, { headers: bearer(data.tokens[0]!) });
@@ -117,6 +128,38 @@ async function likes(app: Child, reference: Child, data: BenchData, db: pg.Clien
   const wrong = appPosts.filter((id) => shown.get(id) !== actual.get(id));
   if (wrong.length) throw new Error(`like counts are not exact after concurrent toggles: posts ${wrong.join(', ')}`);
   return { ref, app: appResult, exact: true };
+}
+
+/**
+ * Where a toggle's server CPU goes: the same toggle load on four servers in one process
+ * (scripts/bench/layers-server.ts), from the whole app down to the bare statements.
+ */
+async function layers(env: Record<string, string>, data: BenchData): Promise<LayerRow[]> {
+  log(`toggle CPU by layer: ${LIKE_CONNECTIONS} connections, ${seconds} s each`);
+  const server = await startChild('layers', 'layers-server.ts', env);
+  try {
+    const { ports } = await server.ask<{ ports: Record<LayerName, number> }>('ports');
+    const posts = data.postIds.slice(2 * LIKED_POSTS, 3 * LIKED_POSTS);
+    const rows: LayerRow[] = [];
+    for (const layer of LAYERS) {
+      const path = layer === 'app' ? '/api/feeds/update-feed' : '/';
+      const result = await measured(
+        {
+          url: `http://127.0.0.1:${ports[layer]}${path}`,
+          method: 'PUT',
+          connections: LIKE_CONNECTIONS,
+          durationMs,
+          headers: (w) => bearer(data.tokens[w % LIKE_CLIENTS]!),
+          body: (w, n) => JSON.stringify({ id: data.clientIds[w % LIKE_CLIENTS], feedId: posts[(w + n) % posts.length] }),
+        },
+        server,
+      );
+      rows.push({ layer, result });
+    }
+    return rows;
+  } finally {
+    await server.stop();
+  }
 }
 
 type Trigger = () => Promise<void>;
@@ -175,7 +218,7 @@ async function postJson(url: string, method: string, token: string | null, body:
 
 async function pgliteReads() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'poshan-bench-'));
-  const app = await startChild('app-pglite', 'app-server.ts', { DATABASE_URL: '', DATA_DIR: dir });
+  const app = await startChild('app-pglite', 'app-server.ts', { DATABASE_URL: '', DATA_DIR: dir }, { cpuProfileDir: profileDir });
   try {
     const { data } = await app.ask<{ data: BenchData }>('seed', { seed: SEED });
     log(`embedded database: reads at ${READ_CONNECTIONS} connections, ${seconds} s each`);
@@ -225,6 +268,7 @@ async function main() {
 
     const readResults = parts.has('reads') ? await reads(app, reference, data) : null;
     const likeResults = parts.has('likes') ? await likes(app, reference, data, db) : null;
+    const layerRows = parts.has('layers') ? await layers(env, data) : null;
 
     const liker = data.tokens.length - 1;
     const likerId = data.clientIds[liker]!;
@@ -274,6 +318,7 @@ async function main() {
       seconds,
       reads: readResults,
       likes: likeResults,
+      layers: layerRows,
       fanout: fanoutRows,
       embedded,
     };

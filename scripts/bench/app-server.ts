@@ -4,26 +4,13 @@
  * port, seeds the embedded database when asked (only this process may open
  * it), and answers memory and event-loop-delay questions.
  */
-import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { loadConfig } from '../../server/env.js';
-import { createDeps, listen, openDatabase } from '../../server/server.js';
+import { startBenchApp } from './bench-app.js';
 import { seedBench } from './seed.js';
 
 type Request = { type: 'memory' | 'seed' | 'eld-reset' | 'eld'; id: number; seed?: Parameters<typeof seedBench>[1] };
 
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'error',
-  SEED_DEMO: '0',
-  // Every subscriber of the bench comes from 127.0.0.1: lift the per-address cap of open sockets above the largest size.
-  WS_MAX_PER_IP: process.env.WS_MAX_PER_IP ?? '100000',
-  APP_SECRET: randomBytes(32).toString('hex'),
-});
-const handle = await openDatabase(config);
-const deps = await createDeps(config, handle);
-const server = await listen(deps, { port: 0, host: '127.0.0.1', serveClient: false });
+const { handle, deps, server } = await startBenchApp();
 const eld = monitorEventLoopDelay({ resolution: 10 });
 eld.enable();
 

@@ -2,8 +2,9 @@
  * The least server that gives the app's answers: node:http, one pg pool, named
  * (prepared) statements doing the same queries as the app (session lookup,
  * the feed page; a like toggle in one transaction: the post's row lock with
- * its kept count, the like or unlike in one statement, the event-order lock,
- * the event row and its NOTIFY).
+ * its kept count, the like or unlike in one statement, then the event-order
+ * lock, the event row and its NOTIFY in one more), hearing its own NOTIFYs on
+ * a LISTEN connection as every app instance does.
  * Started by scripts/bench.ts as
  * its own process; its throughput is what this machine allows for that work.
  */
@@ -11,11 +12,22 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { LOCK_POST_SQL, TOGGLE_SQL } from './statements.js';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('BENCH_DATABASE_URL is required');
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+// It hears its own events, as every app instance hears the feed's (what it would fan out to its sockets).
+const EVENTS_CHANNEL = 'poshan_bench_reference';
+const listener = new pg.Client({ connectionString: url });
+await listener.connect();
+let heard = 0;
+listener.on('notification', (n) => {
+  if (n.payload && (JSON.parse(n.payload) as { eventId: number }).eventId > 0) heard += 1;
+});
+await listener.query(`listen ${EVENTS_CHANNEL}`);
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -32,21 +44,14 @@ const FEED_PAGE = {
            exists(select 1 from feed_likes l where l.post_id = p.id and l.user_id = $1) as liked_by_me
          from feed_posts p order by p.created_at desc, p.id desc limit 21`,
 };
-const LOCK_POST = { name: 'lock_post', text: 'select like_count from feed_posts where id = $1 for update' };
-const LOCK_EVENTS = { name: 'lock_events', text: 'select pg_advisory_xact_lock(7)' };
-/** The app's toggle statement (server/feed/repo.ts toggleLike): unlike, or like, and the change to the count. */
-const TOGGLE = {
-  name: 'toggle',
-  text: `with gone as (delete from feed_likes where post_id = $1 and user_id = $2 returning 1),
-         added as (insert into feed_likes (post_id, user_id) select $1, $2 where not exists (select 1 from gone)
-                   on conflict (post_id, user_id) do nothing returning 1)
-         select exists (select 1 from added) as liked, ((select count(*) from added) - (select count(*) from gone))::int4 as change`,
-};
+const LOCK_POST = { name: 'lock_post', text: LOCK_POST_SQL };
+const TOGGLE = { name: 'toggle', text: TOGGLE_SQL };
 const EVENT = {
   name: 'event',
-  text: `with e as (insert into bench_reference_events (kind, post_id, actor_id, created_at)
-                    values ('like.changed', $1, $2, clock_timestamp()) returning id)
-         select id, pg_notify('poshan_bench_reference', '{"eventId":' || id::text || $3) from e`,
+  text: `with locked as (select pg_advisory_xact_lock(7)),
+         e as (insert into bench_reference_events (kind, post_id, actor_id, like_count, liked, created_at)
+               select 'like.changed', $1::int4, $2::int4, $4::int4, $5::boolean, clock_timestamp() from locked returning id)
+         select id, pg_notify('${EVENTS_CHANNEL}', '{"eventId":' || id::text || $3) from e`,
 };
 
 async function userOf(req: IncomingMessage) {
@@ -96,8 +101,10 @@ async function toggle(req: IncomingMessage, res: ServerResponse) {
     const toggled = (await client.query({ ...TOGGLE, values: [feedId, user.id] })).rows[0] as { liked: boolean; change: number };
     const liked = toggled.liked;
     const likeCount = (locked.rows[0].like_count as number) + toggled.change;
-    await client.query(LOCK_EVENTS);
-    await client.query({ ...EVENT, values: [feedId, user.id, `,${JSON.stringify({ postId: feedId, likeCount }).slice(1)}`] });
+    await client.query({
+      ...EVENT,
+      values: [feedId, user.id, `,${JSON.stringify({ postId: feedId, likeCount }).slice(1)}`, likeCount, liked],
+    });
     await client.query('commit');
     send(res, 200, { status: 200, message: 'ok', data: { feedId, liked, likeCount } });
   } catch (err) {
@@ -118,4 +125,9 @@ server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ type: 'listening', port: (server.address() as AddressInfo).port });
 });
-process.on('disconnect', () => process.exit(0));
+process.on('message', (m: { type: string; id: number }) => {
+  if (m.type === 'heard') process.send?.({ type: 'heard', id: m.id, heard });
+});
+process.on('disconnect', () => {
+  void listener.end().finally(() => process.exit(0));
+});

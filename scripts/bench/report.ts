@@ -18,12 +18,25 @@ export type FanoutRow = {
   heapPerSubscriberKiB?: number;
 };
 
+/** The servers of scripts/bench/layers-server.ts, from the whole app down to bare statements. */
+export const LAYERS = ['app', 'caller', 'service', 'raw'] as const;
+export type LayerName = (typeof LAYERS)[number];
+export type LayerRow = { layer: LayerName; result: Measured };
+
+const LAYER_LABELS: Record<LayerName, [what: string, layerAbove: string]> = {
+  app: ['the app: Hono, middleware, REST adapter, tRPC, service, Kysely', 'Hono, its middleware and the REST adapter'],
+  caller: ['node:http, then the tRPC caller and below', 'tRPC: context, middleware, zod in and out'],
+  service: ['node:http, then the feed service and below', 'the service: turns, Kysely, the feed bus'],
+  raw: ['node:http and pg: the same statements, nothing else', ''],
+};
+
 export type Report = {
   date: string;
   machine: { cores: number; cpu: string; node: string; loadavg: number[] };
   seconds: number;
   reads: { ref: Measured; rest: Measured; trpc: Measured } | null;
   likes: { ref: Measured; app: Measured; exact: boolean } | null;
+  layers?: LayerRow[] | null;
   fanout: FanoutRow[];
   embedded: { healthz: LoadResult; rest: LoadResult } | null;
 };
@@ -86,6 +99,30 @@ export function renderReport(r: Report): string {
       );
       out.push(table(['work', 'Poshan: server + database', 'reference: server + database', 'ratio'], cpuRows), '');
     }
+  }
+  if (r.layers?.length) {
+    const cpu = (row: LayerRow) => row.result.cpu?.serverMs ?? Number.NaN;
+    out.push(
+      "### Where a like toggle's server CPU goes",
+      '',
+      'The same toggle load (32 connections) on four servers in one process (scripts/bench/layers-server.ts), each with one layer fewer; ' +
+        "CPU of that process per toggle, in ms. A layer's cost is its row less the next; the database's share is in the table above.",
+      '',
+      table(
+        ['server', 'toggles', 'server CPU per toggle', 'of which this layer'],
+        r.layers.map((row, i) => {
+          const below = r.layers![i + 1];
+          const [what, layer] = LAYER_LABELS[row.layer];
+          return [
+            what,
+            `${Math.round(row.result.rps).toLocaleString('en-US')}/s`,
+            `${cpu(row).toFixed(3)} ms`,
+            below ? `${layer}: ${(cpu(row) - cpu(below)).toFixed(3)} ms` : '',
+          ];
+        }),
+      ),
+      '',
+    );
   }
   if (r.fanout.length)
     out.push(

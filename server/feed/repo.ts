@@ -72,13 +72,27 @@ export async function postsByIds(db: Db, viewerId: number | null, ids: readonly 
 }
 
 /**
+ * Set for the rest of a transaction that publishes a feed event before it
+ * commits: the feed_changed trigger then sends no notification of its own
+ * (migration 2026-11-24T0600), since the event already reaches every instance.
+ */
+const FEED_EVENT_FOLLOWS = 'poshan.feed_event_follows';
+
+/**
  * Locks one post's row until the transaction ends, so writes to that post
  * (likes and their count) happen one after another while other posts'
  * writes go on in parallel. Its kept like count as locked, or null when
- * there is no such post.
+ * there is no such post. Only a like toggle locks a post, and it always
+ * publishes its event before committing: the lock also says so
+ * (FEED_EVENT_FOLLOWS).
  */
 export async function lockPost(trx: Db, id: number): Promise<number | null> {
-  const r = await trx.selectFrom('feed_posts').select('like_count').where('id', '=', id).forUpdate().executeTakeFirst();
+  const r = await trx
+    .selectFrom('feed_posts')
+    .select(['like_count', sql<string>`set_config(${FEED_EVENT_FOLLOWS}, 'on', true)`.as('announced')])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   return r ? r.like_count : null;
 }
 

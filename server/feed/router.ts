@@ -1,11 +1,11 @@
 import { sessionStillLive } from '../trpc/context.js';
 import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
+import { checkFeedPage } from './checked-items.js';
 import { feedEventStream } from './events.js';
 import {
   createPostInput,
   feedEventsInput,
   feedItem,
-  feedPage,
   likersInput,
   likersPage,
   listFeedInput,
@@ -20,7 +20,8 @@ import * as service from './service.js';
 export const feedRouter = router({
   list: clientProcedure
     .input(listFeedInput)
-    .output(feedPage)
+    // feedPage, checked once per kept row (checked-items.ts)
+    .output(checkFeedPage)
     .query(({ ctx, input }) => service.listFeed(ctx.deps, ctx.user, input)),
   toggleLike: clientProcedure
     .input(toggleLikeInput)

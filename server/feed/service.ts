@@ -8,6 +8,7 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import { recordAudit } from '../audit/record.js';
 import type { FeedBus } from '../realtime/feed-bus.js';
 import type { FeedPageCache } from './page-cache.js';
+import { checkedItem } from './checked-items.js';
 import * as repo from './repo.js';
 import { createTurns } from './turns.js';
 import {
@@ -43,7 +44,7 @@ export function toFeedItem(row: repo.PostRow, likedByMe = row.liked_by_me): Feed
  * A page of the feed, newest first. The page is the same for every viewer
  * (kept in memory between changes: page-cache.ts); the viewer's own likes are
  * read from its listed likers, and from the database only for posts with more
- * likes than are listed.
+ * likes than are listed. Its items are shared and frozen (checked-items.ts).
  */
 export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer: SessionUser, input: ListFeedInput) {
   const before = input.cursor ? decodeFeedCursor(input.cursor) : null;
@@ -56,7 +57,7 @@ export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer:
   const likedUnlisted = unlisted.length ? new Set(await repo.likedAmong(deps.db, viewer.id, unlisted)) : null;
   const last = page.at(-1);
   return {
-    items: page.map((p, i) => toFeedItem(p, listed[i] || (likedUnlisted?.has(p.id) ?? false))),
+    items: page.map((p, i) => checkedItem(p, listed[i] || (likedUnlisted?.has(p.id) ?? false), toFeedItem)),
     nextCursor: rows.length > input.limit && last ? encodeFeedCursor({ micros: last.position_micros, id: last.id }) : null,
   };
 }

@@ -1,4 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
+import { defaultResponseHeaders, type HeaderPairs } from './response-headers.js';
+
+const NO_STORE: HeaderPairs = [['Cache-Control', 'no-store']];
 
 /**
  * API answers carry session tokens and health data: no browser or proxy may
@@ -7,5 +10,5 @@ import type { MiddlewareHandler } from 'hono';
  */
 export const noStoreByDefault = (): MiddlewareHandler => async (c, next) => {
   await next();
-  if (!c.res.headers.has('cache-control')) c.res.headers.set('Cache-Control', 'no-store');
+  defaultResponseHeaders(c, NO_STORE);
 };

@@ -39,10 +39,19 @@ function trpcTooLarge(c: Context, limit: number) {
   return c.json(transformTRPCResponse(config, body as never) as object, 413);
 }
 
+function restTooLarge(c: Context, limit: number) {
+  c.header('Connection', 'close');
+  return envelope(c, 413, tooLargeMessage(limit));
+}
+
 /**
  * Bounds every request body before it is read into memory: a Content-Length
  * over the limit is refused at once, and a streamed body is counted as it
- * arrives and refused as soon as it passes the limit (413).
+ * arrives and refused as soon as it passes the limit (413). GET and HEAD
+ * bodies are never read, so they pass; so does a body whose declared length
+ * is within the limit (Node's parser never hands on more than that), without
+ * Hono's limiter, which would turn the request into a WHATWG one with a stream
+ * just to look at it.
  */
 export function bodyLimits(): MiddlewareHandler {
   const limiters = new Map<number, { rest: MiddlewareHandler; trpc: MiddlewareHandler }>();
@@ -50,25 +59,24 @@ export function bodyLimits(): MiddlewareHandler {
     let l = limiters.get(limit);
     if (!l) {
       l = {
-        rest: bodyLimit({
-          maxSize: limit,
-          onError: (c) => {
-            c.header('Connection', 'close');
-            return envelope(c, 413, tooLargeMessage(limit));
-          },
-        }),
+        rest: bodyLimit({ maxSize: limit, onError: (c) => restTooLarge(c, limit) }),
         trpc: bodyLimit({ maxSize: limit, onError: (c) => trpcTooLarge(c, limit) }),
       };
       limiters.set(limit, l);
     }
     return l;
   };
-  return (c, next) => {
-    if (c.req.path.startsWith('/trpc/')) {
-      // A batch that carries an upload gets the upload's room (the PDF is nearly all of it).
-      const upload = trpcPaths(c).some((p) => UPLOAD_PROCEDURES.has(p));
-      return limiterFor(upload ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT).trpc(c, next);
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const trpc = c.req.path.startsWith('/trpc/');
+    // A batch that carries an upload gets the upload's room (the PDF is nearly all of it).
+    const limit = trpc && trpcPaths(c).some((p) => UPLOAD_PROCEDURES.has(p)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT;
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (Number.parseInt(declared, 10) <= limit) return next();
+      return trpc ? trpcTooLarge(c, limit) : restTooLarge(c, limit);
     }
-    return limiterFor(JSON_BODY_LIMIT).rest(c, next);
+    const limiter = limiterFor(limit);
+    return trpc ? limiter.trpc(c, next) : limiter.rest(c, next);
   };
 }

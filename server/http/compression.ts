@@ -69,13 +69,18 @@ export function varyOnEncoding(headers: Headers) {
 export function compressResponses(threshold = COMPRESSION_THRESHOLD): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    const res = c.res;
-    if (!res.body || res.headers.has('Content-Encoding') || !isCompressible(res.headers.get('Content-Type'))) return;
-    if (/\bno-transform\b/i.test(res.headers.get('Cache-Control') ?? '')) return;
-    varyOnEncoding(res.headers);
+    // Headers first: reading `res.body` turns @hono/node-server's light response into a WHATWG
+    // one with a stream, which small and uncompressible answers never need.
+    const headers = c.res.headers;
+    if (headers.has('Content-Encoding') || !isCompressible(headers.get('Content-Type'))) return;
+    if (/\bno-transform\b/i.test(headers.get('Cache-Control') ?? '')) return;
+    const length = Number(headers.get('Content-Length') ?? Number.NaN);
+    if (length === 0 || c.res.status === 204 || c.res.status === 304) return;
+    varyOnEncoding(headers);
     const encoding = negotiateEncoding(c.req.header('Accept-Encoding'));
-    const length = Number(res.headers.get('Content-Length') ?? Number.NaN);
     if (!encoding || length < threshold) return;
+    const res = c.res;
+    if (!res.body) return;
     const body = new Uint8Array(await res.arrayBuffer());
     if (body.byteLength < threshold) {
       c.res = new Response(body, res);

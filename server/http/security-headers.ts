@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { PAINT_FIRST_SCRIPT_HASH } from './paint-first.js';
+import { defaultResponseHeaders, type HeaderPairs } from './response-headers.js';
 
 /** A Host header that can go into a CSP source as it is (no spaces, quotes or semicolons). */
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -19,29 +20,30 @@ function sameOriginSockets(host: string | undefined): string {
  */
 export function securityHeaders(opts: { publicUrl?: string } = {}): MiddlewareHandler {
   const publicHost = opts.publicUrl ? new URL(opts.publicUrl).host : undefined;
+  const policyFor = (host: string | undefined) =>
+    [
+      "default-src 'self'",
+      `script-src 'self' ${PAINT_FIRST_SCRIPT_HASH}`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "media-src 'self' https:",
+      "font-src 'self' data:",
+      `connect-src 'self'${sameOriginSockets(host)}`,
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ].join('; ');
+  const fixed: HeaderPairs = [
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Frame-Options', 'DENY'],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
+  ];
+  const withPublicPolicy: HeaderPairs | undefined = publicHost ? [...fixed, ['Content-Security-Policy', policyFor(publicHost)]] : undefined;
   return async (c, next) => {
     await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    c.header('X-Frame-Options', 'DENY');
-    c.header('Cross-Origin-Opener-Policy', 'same-origin');
-    c.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-    if (!c.res.headers.has('Content-Security-Policy')) {
-      c.header(
-        'Content-Security-Policy',
-        [
-          "default-src 'self'",
-          `script-src 'self' ${PAINT_FIRST_SCRIPT_HASH}`,
-          "style-src 'self' 'unsafe-inline'",
-          "img-src 'self' data:",
-          "media-src 'self' https:",
-          "font-src 'self' data:",
-          `connect-src 'self'${sameOriginSockets(publicHost ?? c.req.header('host'))}`,
-          "frame-ancestors 'none'",
-          "base-uri 'self'",
-          "form-action 'self'",
-        ].join('; '),
-      );
-    }
+    // Defaults: a header the response sets itself wins (pages may bring their own Content-Security-Policy).
+    defaultResponseHeaders(c, withPublicPolicy ?? [...fixed, ['Content-Security-Policy', policyFor(c.req.header('host'))]]);
   };
 }

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppDeps } from '../deps.js';
 import { envelope } from '../http/envelope.js';
+import { defaultResponseHeaders } from '../http/response-headers.js';
 
 /**
  * What the access log and the request metrics know about one HTTP request.
@@ -62,7 +63,7 @@ export function observeRequests(deps: Pick<AppDeps, 'logger' | 'metrics'>): Midd
     c.set('request', rec);
     await next();
     const seconds = (performance.now() - start) / 1000;
-    c.res.headers.set(REQUEST_ID_HEADER, rec.id);
+    defaultResponseHeaders(c, [[REQUEST_ID_HEADER, rec.id]]);
     const status = c.res.status;
     const method = c.req.method;
     if (metrics.enabled) {

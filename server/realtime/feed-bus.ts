@@ -7,8 +7,18 @@ import { parseNotification } from './notification.js';
 
 export const FEED_CHANNEL = 'poshan_feed';
 
-/** Transaction-scoped advisory lock key ('poshan' in ASCII) that orders every feed write. */
-const FEED_WRITE_LOCK = 0x706f7368616e;
+/**
+ * A transaction-scoped advisory lock (its key is 'poshan' in ASCII) that
+ * orders event ids across every instance until the transaction ends: publish()
+ * takes it in the statement that draws the event's id, before the id is drawn,
+ * so ids are handed out in commit order and "every event after id N" is a
+ * complete catch-up. It spans only the event row, its NOTIFY and the commit
+ * (Postgres serialises the commits of notifying transactions anyway); the
+ * write itself is ordered by the row lock of the post it changes, taken
+ * earlier, so writes to different posts run in parallel. Lock order is always
+ * post row, then this lock.
+ */
+export const FEED_WRITE_LOCK = 0x706f7368616e;
 /** Events kept for catch-up; older ones are pruned now and then by publish(). */
 export const FEED_EVENT_RETENTION_DAYS = 7;
 const PRUNE_EVERY_N_EVENTS = 100;
@@ -52,19 +62,6 @@ export interface FeedBus {
   subscribe(listener: (message: FeedBusMessage) => void): () => void;
   start(): Promise<void>;
   stop(): Promise<void>;
-}
-
-/**
- * Orders event ids across every instance until the transaction ends: publish()
- * takes it just before it draws the event's id, so ids are handed out in
- * commit order and "every event after id N" is a complete catch-up. It spans
- * only the event row, its NOTIFY and the commit (Postgres serialises the
- * commits of notifying transactions anyway); the write itself is ordered by
- * the row lock of the post it changes, taken earlier, so writes to different
- * posts run in parallel. Lock order is always post row, then this lock.
- */
-export async function lockFeedWrites(trx: Db): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${FEED_WRITE_LOCK}::int8)`.execute(trx);
 }
 
 export function latestFeedEventId(db: Db): Promise<number | null> {
@@ -207,16 +204,19 @@ export function createFeedBus(
 
   return {
     async publish(trx, event) {
-      await lockFeedWrites(trx);
-      // One round trip while the lock is held: the row, and its NOTIFY with the id it drew.
+      // One round trip: the lock (FEED_WRITE_LOCK above: the insert reads its row, so the lock is
+      // granted before the id is drawn), the row, and its NOTIFY with the id it drew.
       // The payload is this JSON with eventId first: '{"eventId":<id>,' + the rest of the event's JSON.
       const rest = `,${JSON.stringify({ ...event, at: Date.now() }).slice(1)}`;
       opts.metrics?.feedPublished();
       const { rows } = await sql<{ id: number | string }>`
-        with e as (
+        with locked as (
+          select pg_advisory_xact_lock(${FEED_WRITE_LOCK}::int8)
+        ), e as (
           insert into feed_events (kind, post_id, actor_id, like_count, liked, created_at)
           -- the moment it was written (under the lock), not when the transaction began
-          values (${event.kind}, ${event.postId}, ${event.actorId}, ${event.likeCount ?? null}, ${event.liked ?? null}, clock_timestamp())
+          select ${event.kind}::text, ${event.postId}::int4, ${event.actorId}::int4, ${event.likeCount ?? null}::int4, ${event.liked ?? null}::boolean, clock_timestamp()
+          from locked
           returning id
         )
         select id, pg_notify(${FEED_CHANNEL}, '{"eventId":' || id::text || ${rest}) from e`.execute(trx);

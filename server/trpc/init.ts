@@ -1,6 +1,7 @@
 import { initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import { ROLE } from '../auth/roles.js';
+import type { SessionUser } from '../auth/session.js';
 import { AppError, RateLimitError, asOutage, describeError } from '../errors.js';
 import type { SignInOutcome } from '../observability/metrics.js';
 import { tracing } from '../observability/tracing.js';
@@ -76,44 +77,48 @@ function signInOutcome(code: string | null): SignInOutcome {
 
 const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
-/** A database outage anywhere below is a 503 with Retry-After (not a 500, and never a 401). */
-const outagesAreUnavailable = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
-    const outage = asOutage(result.error.cause);
-    if (outage !== result.error.cause) throw outage;
-  }
-  return result;
-});
+type Access = 'public' | 'signedIn' | 'admin';
 
 /**
- * A WebSocket's context lives as long as the socket, so each call over it
- * (query, mutation or subscription) is authorized against the live session
- * again, through the session cache. A socket without one gets nothing but
- * UNAUTHORIZED, whatever it calls.
+ * Who may call, in one middleware below `observed` (tRPC copies a call's
+ * options several times per middleware level, so the guards share a level):
+ * - a WebSocket's context lives as long as the socket, so each call over it
+ *   (query, mutation or subscription) is authorized against the live session
+ *   again, through the session cache; a socket without one gets nothing but
+ *   UNAUTHORIZED, whatever it calls;
+ * - signed-in procedures need a user, and admin ones a dietitian;
+ * - a database outage anywhere below, these checks included, is a 503 with
+ *   Retry-After (not a 500, and never a 401).
  */
-const liveSocketSession = t.middleware(async ({ ctx, next }) => {
-  if (!ctx.socket) return next();
-  const user = await ctx.socket.currentUser();
-  if (!user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
-  return next({ ctx: { user } });
-});
+function guard<A extends Access>(access: A) {
+  return t.middleware(async ({ ctx, next }) => {
+    let user = ctx.user;
+    if (ctx.socket) {
+      try {
+        user = await ctx.socket.currentUser();
+      } catch (err) {
+        throw asOutage(err);
+      }
+      if (!user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+    }
+    if (access !== 'public' && !user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+    if (access === 'admin' && user?.role !== ROLE.admin) throw new AppError('FORBIDDEN', 'Only dietitians can do that.');
+    const result = await next({ ctx: { user: user as A extends 'public' ? SessionUser | null : SessionUser } });
+    if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+      const outage = asOutage(result.error.cause);
+      if (outage !== result.error.cause) throw outage;
+    }
+    return result;
+  });
+}
 
-export const publicProcedure = t.procedure.use(observed).use(outagesAreUnavailable).use(liveSocketSession);
-
-const signedIn = t.middleware(({ ctx, next }) => {
-  if (!ctx.user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
-  return next({ ctx: { ...ctx, user: ctx.user } });
-});
+export const publicProcedure = t.procedure.use(observed).use(guard('public'));
 
 /** Any signed-in user (client or admin). Clients are narrowed further by the guards in auth/guards.ts. */
-export const authedProcedure = publicProcedure.use(signedIn);
+export const authedProcedure = t.procedure.use(observed).use(guard('signedIn'));
 
 /** A signed-in client (role 2). Admins may also call these and act for any client. */
 export const clientProcedure = authedProcedure;
 
 /** A signed-in dietitian (role 1). */
-export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.user.role !== ROLE.admin) throw new AppError('FORBIDDEN', 'Only dietitians can do that.');
-  return next({ ctx });
-});
+export const adminProcedure = t.procedure.use(observed).use(guard('admin'));

@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../../server/db/connect.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { loadConfig } from '../../server/env.js';
+import { FEED_CHANGED_CHANNEL } from '../../server/feed/page-cache.js';
 import { createDeps, listen, type RunningServer } from '../../server/server.js';
 import { httpClient, quickClients } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
@@ -88,6 +90,22 @@ describe('kept feed pages', () => {
     await expect.poll(() => [server.deps.feedPages.size(), second.deps.feedPages.size()]).toEqual([0, 0]);
     for (const url of [server.url, second.url]) {
       expect(postIn(await feedOn(url, fan!.token), post.id)).toMatchObject({ likeCount: 1, likedByMe: true });
+    }
+  });
+
+  it('hear of a like toggle once, from its event: the change trigger stays quiet for it', async () => {
+    const post = await httpClient(server.url, admin.token).feed.create.mutate({ desc: 'Announced once' });
+    const [fan] = await quickClients(server.deps.db, 1, 'announced');
+    const heard: string[] = [];
+    const unlisten = await server.deps.dbHandle.listen(FEED_CHANGED_CHANNEL, (payload) => heard.push(payload || 'trigger'));
+    try {
+      expect(await toggleOn(server.url, fan!, post.id)).toBe(200);
+      // Notices arrive in commit order: once this one is heard, any for the toggle would have been too.
+      await sql`select pg_notify(${FEED_CHANGED_CHANNEL}, 'after the toggle')`.execute(server.deps.db);
+      await expect.poll(() => heard.at(-1)).toBe('after the toggle');
+      expect(heard).toEqual(['after the toggle']);
+    } finally {
+      await unlisten();
     }
   });
 });

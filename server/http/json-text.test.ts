@@ -1,0 +1,43 @@
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { envelope } from './envelope.js';
+import { jsonText, keepJsonText } from './json-text.js';
+
+const item = (id: number) => Object.freeze({ id, desc: `Post "${id}" – é`, likes: Object.freeze([1, 2, 3]), likedByMe: id % 2 === 0 });
+
+describe('kept JSON text', () => {
+  it('gives the same text as JSON.stringify, whether the elements were kept or not', () => {
+    const kept = [keepJsonText(item(1)), keepJsonText(item(2))];
+    const mixed = [keepJsonText(item(3)), item(4)];
+    for (const value of [kept, mixed, [], [1, 'a', null], { a: kept }, 'text', 5, null, kept[0]]) {
+      expect(jsonText(value)).toBe(JSON.stringify(value));
+    }
+    expect(jsonText(undefined)).toBeUndefined();
+  });
+
+  it('splices a kept element’s text as it was when kept (so it must be frozen)', () => {
+    const mutable = { n: 1 };
+    keepJsonText(mutable);
+    mutable.n = 2;
+    expect(jsonText([mutable])).toBe('[{"n":1}]');
+  });
+});
+
+describe('envelope text', () => {
+  const answer = async (data: unknown, extra?: Record<string, unknown>) => {
+    const app = new Hono().get('/', (c) => envelope(c, 200, 'Feeds "loaded"', data, extra));
+    const res = await app.request('/');
+    return { text: await res.text(), length: res.headers.get('content-length') };
+  };
+
+  it('is what JSON.stringify makes of status, message, data and the extra fields, with its length', async () => {
+    const data = [keepJsonText(item(5)), keepJsonText(item(6))];
+    const { text, length } = await answer(data, { nextCursor: 'abc', skipped: undefined, status: 500, data: 'no' });
+    expect(text).toBe(JSON.stringify({ status: 200, message: 'Feeds "loaded"', data, nextCursor: 'abc' }));
+    expect(Number(length)).toBe(Buffer.byteLength(text));
+    expect((await answer(undefined)).text).toBe(JSON.stringify({ status: 200, message: 'Feeds "loaded"' }));
+    expect((await answer({ when: new Date(0) }, { count: 3 })).text).toBe(
+      JSON.stringify({ status: 200, message: 'Feeds "loaded"', data: { when: new Date(0) }, count: 3 }),
+    );
+  });
+});
