@@ -97,6 +97,10 @@ describe('My Profile', () => {
     expect(mail.subject).toBe('Your Poshan password was changed');
 
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    // The session is cleared when the server has answered: leaving the page before that would keep it,
+    // and /login would then send the still signed-in page on to the dashboard.
+    await expectToast(page, 'You have been logged out successfully');
+    await expectPath(page, '/');
     await page.goto('/login');
     await page.getByLabel('Email').fill(client.email);
     await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
