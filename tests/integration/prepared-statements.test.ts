@@ -25,6 +25,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('named statements on Postgres', 
     expect(prepared.filter((s) => s.startsWith('select $1::int4 + 1'))).toHaveLength(1);
   });
 
+  it('send transaction statements (begin, savepoints, commit) unprepared, in one message each', async () => {
+    const trx = await handle.db.startTransaction().execute();
+    const inner = await trx.savepoint('inner').execute();
+    await sql`select 1`.execute(inner);
+    await inner.rollbackToSavepoint('inner').execute();
+    await inner.releaseSavepoint('inner').execute();
+    const prepared = (await sql<{ statement: string }>`select statement from pg_prepared_statements where from_sql = false`.execute(trx))
+      .rows;
+    await trx.commit().execute();
+    const texts = prepared.map((r) => r.statement.trim().toLowerCase());
+    // Prepared: an ordinary query. Not prepared: anything that begins, marks or ends the transaction.
+    expect(texts).toContain('select 1');
+    expect(texts.filter((t) => /^(begin|start transaction|savepoint|rollback|release|commit)\b/.test(t))).toEqual([]);
+  });
+
   it('fail once, then prepare afresh, when a newer schema changes what a statement returns', async () => {
     await sql`create table t_shape (a int)`.execute(handle.db);
     await sql`insert into t_shape values (1)`.execute(handle.db);
