@@ -35,7 +35,8 @@ export type Report = {
   machine: { cores: number; cpu: string; node: string; loadavg: number[] };
   seconds: number;
   reads: { ref: Measured; rest: Measured; trpc: Measured } | null;
-  likes: { ref: Measured; app: Measured; exact: boolean } | null;
+  /** The round with the median ratio, and every round (reference and app measured one after the other). */
+  likes: { ref: Measured; app: Measured; exact: boolean; rounds?: { ref: Measured; app: Measured }[] } | null;
   layers?: LayerRow[] | null;
   fanout: FanoutRow[];
   embedded: { healthz: LoadResult; rest: LoadResult } | null;
@@ -90,6 +91,16 @@ export function renderReport(r: Report): string {
   if (rows.length) {
     out.push('### Requests (real Postgres)', '');
     out.push(table(['work', 'Poshan', 'least possible server, same run', 'ratio'], rows), '');
+    const rounds = likes?.rounds ?? [];
+    if (rounds.length > 1) {
+      const each = (f: (round: { ref: Measured; app: Measured }) => string) => rounds.map(f).join(', ');
+      out.push(
+        `Like toggles were measured in ${rounds.length} paired rounds, the reference and the app one after the other, the one going first ` +
+          `alternating; the table shows the round with the median ratio. Throughput ratio per round: ${each((x) => ratio(x.app.rps, x.ref.rps))}; ` +
+          `CPU ratio per round: ${each((x) => ratio(cpuTotal(x.ref), cpuTotal(x.app)))}.`,
+        '',
+      );
+    }
     const cpuRows = cpuTable(r);
     if (cpuRows.length) {
       out.push(
