@@ -26,6 +26,7 @@ import {
   type LayerName,
   type LayerRow,
   type Measured,
+  type PairedRound,
   type Report,
   writeReport,
   printReport,
@@ -123,7 +124,7 @@ async function likes(app: Child, reference: Child, data: BenchData, db: pg.Clien
   });
   const measureRef = () => measured(spec(refPosts, `http://127.0.0.1:${reference.port}/like`, 'PUT'), reference);
   const measureApp = () => measured(spec(appPosts, `http://127.0.0.1:${app.port}/api/feeds/update-feed`, 'PUT'), app);
-  const rounds: { ref: Measured; app: Measured }[] = [];
+  const rounds: PairedRound[] = [];
   for (let i = 0; i < LIKE_ROUNDS; i++) {
     if (i % 2 === 0) {
       const ref = await measureRef();

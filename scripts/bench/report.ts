@@ -30,13 +30,16 @@ const LAYER_LABELS: Record<LayerName, [what: string, layerAbove: string]> = {
   raw: ['node:http and pg: the same statements, nothing else', ''],
 };
 
+/** The reference and the app measured one after the other, under the same load. */
+export type PairedRound = { ref: Measured; app: Measured };
+
 export type Report = {
   date: string;
   machine: { cores: number; cpu: string; node: string; loadavg: number[] };
   seconds: number;
   reads: { ref: Measured; rest: Measured; trpc: Measured } | null;
-  /** The round with the median ratio, and every round (reference and app measured one after the other). */
-  likes: { ref: Measured; app: Measured; exact: boolean; rounds?: { ref: Measured; app: Measured }[] } | null;
+  /** The round with the median ratio, and every round. */
+  likes: (PairedRound & { exact: boolean; rounds?: PairedRound[] }) | null;
   layers?: LayerRow[] | null;
   fanout: FanoutRow[];
   embedded: { healthz: LoadResult; rest: LoadResult } | null;
@@ -93,7 +96,7 @@ export function renderReport(r: Report): string {
     out.push(table(['work', 'Poshan', 'least possible server, same run', 'ratio'], rows), '');
     const rounds = likes?.rounds ?? [];
     if (rounds.length > 1) {
-      const each = (f: (round: { ref: Measured; app: Measured }) => string) => rounds.map(f).join(', ');
+      const each = (f: (round: PairedRound) => string) => rounds.map(f).join(', ');
       out.push(
         `Like toggles were measured in ${rounds.length} paired rounds, the reference and the app one after the other, the one going first ` +
           `alternating; the table shows the round with the median ratio. Throughput ratio per round: ${each((x) => ratio(x.app.rps, x.ref.rps))}; ` +

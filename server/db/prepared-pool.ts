@@ -18,7 +18,8 @@ export const MAX_NAMED_STATEMENTS = 2_000;
  * statements (begin, commit, savepoints) have nothing to bind or plan, and go
  * as one simple-protocol message each, also as such a server sends them: three
  * protocol messages fewer for the client to write and the server to read in
- * each (a like toggle has two). Texts are Kysely's compiled SQL (values always travel as parameters), so a few hundred names
+ * each (a like toggle has two). Texts are Kysely's compiled SQL (values always
+ * travel as parameters), so a few hundred names
  * cover the app; the bound keeps a stream of distinct texts (IN lists of every
  * length) from growing each connection's statement cache without end.
  * Postgres re-plans a prepared statement by itself when a table it reads

@@ -4,24 +4,6 @@ import type { Context } from 'hono';
 export type HeaderPairs = readonly (readonly [name: string, value: string])[];
 
 /**
- * Changes the headers of the response a handler gave, in place. Hono's
- * `c.header()` after the response exists copies the whole response (and opens
- * its body as a stream) on every call; on @hono/node-server that turns each
- * small answer into several WHATWG Responses. Here the headers are changed
- * where they are; only a response whose headers are read-only (one from
- * `fetch()` or `Response.redirect()`) is copied, once.
- */
-function withResponseHeaders(c: Context, change: (headers: Headers) => void): void {
-  try {
-    change(c.res.headers);
-  } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
-    c.res = new Response(c.res.body, c.res);
-    change(c.res.headers);
-  }
-}
-
-/**
  * Gives the response these headers where it has none of its own. On
  * @hono/node-server they go on the Node response (`setHeader`), which sends
  * them with the response's own headers, its own winning: the WHATWG Headers
@@ -35,7 +17,16 @@ export function defaultResponseHeaders(c: Context, pairs: HeaderPairs): void {
     for (const [name, value] of pairs) outgoing.setHeader(name, value);
     return;
   }
-  withResponseHeaders(c, (headers) => {
+  const addMissing = (headers: Headers) => {
     for (const [name, value] of pairs) if (!headers.has(name)) headers.set(name, value);
-  });
+  };
+  try {
+    addMissing(c.res.headers);
+  } catch (err) {
+    // Read-only headers (a response from fetch() or Response.redirect()): copied once. Hono's c.header()
+    // would copy the response, body stream and all, on every call.
+    if (!(err instanceof TypeError)) throw err;
+    c.res = new Response(c.res.body, c.res);
+    addMissing(c.res.headers);
+  }
 }
