@@ -12,10 +12,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import * as feed from '../../server/feed/service.js';
-import { FEED_CHANNEL, FEED_WRITE_LOCK } from '../../server/realtime/feed-bus.js';
 import { createContextFromToken } from '../../server/trpc/context.js';
 import { startBenchApp } from './bench-app.js';
-import { LOCK_POST_SQL, TOGGLE_SQL } from './statements.js';
+import { type ToggleRow, toggleStatement } from './statements.js';
 import { createCaller } from '../../server/trpc/root.js';
 
 const { handle, deps, server: app } = await startBenchApp();
@@ -55,37 +54,22 @@ const service = await serve(async (req) => {
   return feed.toggleLike(deps, user, input);
 });
 
-// The service's statements as it sends them (repo.ts lockPost and toggleLike, feed-bus.ts publish), on a pool of the same size.
+// The service's statement as it sends it (repo.ts toggleLikeStatement), on a pool of the same size.
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const LOCK = { name: 'layers_lock', text: LOCK_POST_SQL };
-const TOGGLE = { name: 'layers_toggle', text: TOGGLE_SQL };
-const EVENT = {
-  name: 'layers_event',
-  text: `with locked as (select pg_advisory_xact_lock(${FEED_WRITE_LOCK}::int8)),
-         e as (insert into feed_events (kind, post_id, actor_id, like_count, liked, created_at)
-               select 'like.changed', $1::int4, $2::int4, $3::int4, $4::boolean, clock_timestamp() from locked returning id)
-         select id, pg_notify('${FEED_CHANNEL}', '{"eventId":' || id::text || $5) from e`,
-};
+const TOGGLE = toggleStatement('layers_toggle');
 const raw = await serve(async (req) => {
   const { feedId } = await jsonBody(req);
   const user = await deps.sessions.resolve(bearer(req) ?? '');
   if (!user) throw new Error('no session');
-  const client = await pool.connect();
   try {
-    await client.query('begin');
-    const locked = await client.query({ ...LOCK, values: [feedId] });
-    const toggled = (await client.query({ ...TOGGLE, values: [feedId, user.id] })).rows[0] as { liked: boolean; change: number };
-    const likeCount = (locked.rows[0].like_count as number) + toggled.change;
-    const rest = `,${JSON.stringify({ kind: 'like.changed', postId: feedId, actorId: user.id, likeCount, liked: toggled.liked, at: Date.now() }).slice(1)}`;
-    await client.query({ ...EVENT, values: [feedId, user.id, likeCount, toggled.liked, rest] });
-    await client.query('commit');
-    deps.feedPages.evict();
-    return { feedId, liked: toggled.liked, likeCount };
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
+    for (;;) {
+      const r = (await pool.query({ name: TOGGLE.name, text: TOGGLE.text, values: TOGGLE.values(feedId, user.id, Date.now()) }))
+        .rows[0] as ToggleRow;
+      if (!r.found) throw new Error('no such post');
+      if (r.event_id !== null) return { feedId, liked: r.liked, likeCount: r.like_count };
+    }
   } finally {
-    client.release();
+    deps.feedPages.evict();
   }
 });
 

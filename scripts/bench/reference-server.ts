@@ -1,10 +1,10 @@
 /**
  * The least server that gives the app's answers: node:http, one pg pool, named
  * (prepared) statements doing the same queries as the app (session lookup,
- * the feed page; a like toggle in one transaction: the post's row lock with
- * its kept count, the like or unlike in one statement, then the event-order
- * lock, the event row and its NOTIFY in one more), hearing its own NOTIFYs on
- * a LISTEN connection as every app instance does.
+ * the feed page; a like toggle in the app's own statement: the post's row
+ * lock with its kept count, the like or unlike, the event-order lock, the
+ * event row and its NOTIFY, on an events table, channel and lock of its own),
+ * hearing its own NOTIFYs on a LISTEN connection as every app instance does.
  * Started by scripts/bench.ts as
  * its own process; its throughput is what this machine allows for that work.
  */
@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { LOCK_POST_SQL, TOGGLE_SQL } from './statements.js';
+import { type ToggleRow, toggleStatement } from './statements.js';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('BENCH_DATABASE_URL is required');
@@ -44,15 +44,7 @@ const FEED_PAGE = {
            exists(select 1 from feed_likes l where l.post_id = p.id and l.user_id = $1) as liked_by_me
          from feed_posts p order by p.created_at desc, p.id desc limit 21`,
 };
-const LOCK_POST = { name: 'lock_post', text: LOCK_POST_SQL };
-const TOGGLE = { name: 'toggle', text: TOGGLE_SQL };
-const EVENT = {
-  name: 'event',
-  text: `with locked as (select pg_advisory_xact_lock(7)),
-         e as (insert into bench_reference_events (kind, post_id, actor_id, like_count, liked, created_at)
-               select 'like.changed', $1::int4, $2::int4, $4::int4, $5::boolean, clock_timestamp() from locked returning id)
-         select id, pg_notify('${EVENTS_CHANNEL}', '{"eventId":' || id::text || $3) from e`,
-};
+const TOGGLE = toggleStatement('toggle', { eventsTable: 'bench_reference_events', channel: EVENTS_CHANNEL, lock: 7 });
 
 async function userOf(req: IncomingMessage) {
   const m = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
@@ -90,28 +82,13 @@ async function toggle(req: IncomingMessage, res: ServerResponse) {
   const user = await userOf(req);
   if (!user) return send(res, 401, { status: 401, message: 'Your session has expired. Please sign in again.' });
   const { feedId } = JSON.parse(text) as { feedId: number };
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const locked = await client.query({ ...LOCK_POST, values: [feedId] });
-    if (locked.rowCount === 0) {
-      await client.query('rollback');
-      return send(res, 404, { status: 404, message: 'That post does not exist.' });
-    }
-    const toggled = (await client.query({ ...TOGGLE, values: [feedId, user.id] })).rows[0] as { liked: boolean; change: number };
-    const liked = toggled.liked;
-    const likeCount = (locked.rows[0].like_count as number) + toggled.change;
-    await client.query({
-      ...EVENT,
-      values: [feedId, user.id, `,${JSON.stringify({ postId: feedId, likeCount }).slice(1)}`, likeCount, liked],
-    });
-    await client.query('commit');
-    send(res, 200, { status: 200, message: 'ok', data: { feedId, liked, likeCount } });
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
+  // Like the app: a statement that changed nothing (the same user's toggle raced it) is sent again.
+  for (;;) {
+    const r = (await pool.query({ name: TOGGLE.name, text: TOGGLE.text, values: TOGGLE.values(feedId, user.id, Date.now()) }))
+      .rows[0] as ToggleRow;
+    if (!r.found) return send(res, 404, { status: 404, message: 'That post does not exist.' });
+    if (r.event_id !== null)
+      return send(res, 200, { status: 200, message: 'ok', data: { feedId, liked: r.liked, likeCount: r.like_count } });
   }
 }
 

@@ -1,15 +1,47 @@
 /**
- * The like toggle's statements as the app sends them (server/feed/repo.ts
- * lockPost and toggleLike), for the bench's hand-written servers: the
- * reference (reference-server.ts) and the bare-statements layer
- * (layers-server.ts) run exactly these.
+ * The like toggle's statement exactly as the app sends it (server/feed/repo.ts
+ * toggleLikeStatement), for the bench's hand-written servers: the reference
+ * (reference-server.ts) and the bare-statements layer (layers-server.ts) run
+ * this text, so the app and they can never drift apart.
  */
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { toggleLikeStatement } from '../../server/feed/repo.js';
+import { FEED_CHANNEL, FEED_WRITE_LOCK } from '../../server/realtime/feed-event-log.js';
 
-/** The post's row lock with its kept count; the transaction says its feed event follows. */
-export const LOCK_POST_SQL = `select like_count, set_config('poshan.feed_event_follows', 'on', true) from feed_posts where id = $1 for update`;
+/** Kysely that only compiles (no connection): to read the statement's text and where its values go. */
+const compiler = new Kysely<unknown>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
 
-/** Unlike, or like, and the change to the count, in one statement ($1 post, $2 user). */
-export const TOGGLE_SQL = `with gone as (delete from feed_likes where post_id = $1 and user_id = $2 returning 1),
-  added as (insert into feed_likes (post_id, user_id) select $1, $2 where not exists (select 1 from gone)
-            on conflict (post_id, user_id) do nothing returning 1)
-  select exists (select 1 from added) as liked, ((select count(*) from added) - (select count(*) from gone))::int4 as change`;
+/** Values no real request has, to find each one's places among the parameters. */
+const SLOT = { post: -910_001, user: -920_002, at: -930_003 } as const;
+const compiled = toggleLikeStatement(SLOT.post, SLOT.user, SLOT.at).compile(compiler);
+
+export type ToggleRow = { found: boolean; liked: boolean | null; like_count: number | null; event_id: number | string | null };
+
+/**
+ * The toggle as a named statement: `values(post, user, at)` gives its
+ * parameters. `own` logs and announces on a table, channel and lock of the
+ * caller's instead (the reference's, so the app never hears its events).
+ */
+export function toggleStatement(name: string, own?: { eventsTable: string; channel: string; lock: number }) {
+  const text = own ? compiled.sql.replace(/\binsert into feed_events\b/, `insert into ${own.eventsTable}`) : compiled.sql;
+  if (own && text === compiled.sql) throw new Error('the toggle statement no longer inserts into feed_events: update the bench');
+  const fixed = compiled.parameters.map((p) => {
+    if (own && p === FEED_CHANNEL) return own.channel;
+    if (own && p === FEED_WRITE_LOCK) return own.lock;
+    return p;
+  });
+  return {
+    name,
+    text,
+    values(postId: number, userId: number, at: number): unknown[] {
+      return fixed.map((p) => (p === SLOT.post ? postId : p === SLOT.user ? userId : p === SLOT.at ? at : p));
+    },
+  };
+}

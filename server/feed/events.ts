@@ -111,7 +111,7 @@ type CatchUp = { events: { id: number; event: FeedEvent }[]; position: number; r
 
 /**
  * Everything after `lastEventId`, as this viewer sees it now. Event ids are
- * handed out in commit order (see FEED_WRITE_LOCK in realtime/feed-bus.ts), so "id > lastEventId" is
+ * handed out in commit order (see FEED_WRITE_LOCK in realtime/feed-event-log.ts), so "id > lastEventId" is
  * complete. Every like change is replayed as it was sent live (the log keeps
  * its count and the actor's like); post events carry the post as it is now,
  * and those of posts removed since are left out (their post.deleted is replayed).

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { FeedEventKind } from '../db/schema.js';
+import { feedEventTail } from '../realtime/feed-event-log.js';
 import { type FeedPosition, LIKES_LISTED_MAX } from './schema.js';
 
 export type PostRow = {
@@ -71,31 +72,6 @@ export async function postsByIds(db: Db, viewerId: number | null, ids: readonly 
   return rows.map(normalise);
 }
 
-/**
- * Set for the rest of a transaction that publishes a feed event before it
- * commits: the feed_changed trigger then sends no notification of its own
- * (migration 2026-11-24T0600), since the event already reaches every instance.
- */
-const FEED_EVENT_FOLLOWS = 'poshan.feed_event_follows';
-
-/**
- * Locks one post's row until the transaction ends, so writes to that post
- * (likes and their count) happen one after another while other posts'
- * writes go on in parallel. Its kept like count as locked, or null when
- * there is no such post. Only a like toggle locks a post, and it always
- * publishes its event before committing: the lock also says so
- * (FEED_EVENT_FOLLOWS).
- */
-export async function lockPost(trx: Db, id: number): Promise<number | null> {
-  const r = await trx
-    .selectFrom('feed_posts')
-    .select(['like_count', sql<string>`set_config(${FEED_EVENT_FOLLOWS}, 'on', true)`.as('announced')])
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
-  return r ? r.like_count : null;
-}
-
 export async function postExists(db: Db, id: number): Promise<boolean> {
   return Boolean(await db.selectFrom('feed_posts').select('id').where('id', '=', id).executeTakeFirst());
 }
@@ -118,27 +94,75 @@ export function deletePost(db: Db, id: number) {
 }
 
 /**
- * Takes the user's like of a post back if there is one, else adds it, in one
- * round trip; `change` is what that did to the count (-1 or +1; the trigger
- * keeps the column). Call it holding the post's row lock (lockPost): this
- * statement starts after the lock was granted, so it sees every toggle that
- * went before it.
+ * Set for the rest of a transaction that logs a feed event before it
+ * commits: the feed_changed trigger then sends no notification of its own
+ * (migration 2026-11-24T0600), since the event already reaches every instance.
  */
-export async function toggleLike(trx: Db, postId: number, userId: number): Promise<{ liked: boolean; change: number }> {
-  const { rows } = await sql<{ liked: boolean; change: number }>`
-    with gone as (
-      delete from feed_likes where post_id = ${postId} and user_id = ${userId} returning 1
+const FEED_EVENT_FOLLOWS = 'poshan.feed_event_follows';
+
+/** What one toggle statement did: `found` false when there is no such post. */
+export type ToggleOutcome =
+  | { found: false }
+  /** The like changed: the count after it, exact, and the event that announced it. */
+  | { found: true; changed: true; liked: boolean; likeCount: number; eventId: number }
+  /** Nothing changed: the same user's toggle from another instance committed while this one waited (see toggleLike). */
+  | { found: true; changed: false };
+
+/**
+ * Takes the user's like of a post back if there is one, else adds it, and
+ * logs and announces the change (feedEventTail), in one statement: one round
+ * trip and its own transaction.
+ * - The post's row lock comes first: toggles of one post happen one after
+ *   another, on every instance, while other posts' go on in parallel. Waiting
+ *   for it, the statement reads the count as the toggle before it left it,
+ *   and the count sent is that plus this change, exact (a trigger on
+ *   feed_likes keeps the column).
+ * - The like itself is read in the statement's snapshot, taken before that
+ *   wait. Had the same user's toggle of the same post committed meanwhile
+ *   (another instance: this one takes turns per post), a like it removed is
+ *   simply added again, but a like it added is not seen: the insert finds it
+ *   and does nothing, no event is logged, and the outcome says nothing
+ *   changed. Run it again: a new statement sees that like and takes it back.
+ */
+export async function toggleLike(db: Db, postId: number, userId: number, at: number): Promise<ToggleOutcome> {
+  const { rows } = await toggleLikeStatement(postId, userId, at).execute(db);
+  return toggleOutcome(rows[0]!);
+}
+
+type ToggleRow = { found: boolean; liked: boolean | null; like_count: number | null; event_id: string | number | null };
+
+/** The statement of toggleLike, as it is sent (the bench's reference servers send it too). */
+export function toggleLikeStatement(postId: number, userId: number, at: number) {
+  return sql<ToggleRow>`
+    with post as (
+      select id, like_count, set_config(${FEED_EVENT_FOLLOWS}, 'on', true) as announced
+      from feed_posts where id = ${postId}
+      for update
+    ), gone as (
+      delete from feed_likes where post_id = (select id from post) and user_id = ${userId}
+      returning 1
     ), added as (
       insert into feed_likes (post_id, user_id)
-      select ${postId}, ${userId} where not exists (select 1 from gone)
+      select id, ${userId} from post where not exists (select 1 from gone)
       on conflict (post_id, user_id) do nothing
       returning 1
-    )
-    select exists (select 1 from added) as liked, ((select count(*) from added) - (select count(*) from gone))::int4 as change`.execute(
-    trx,
-  );
-  const r = rows[0]!;
-  return { liked: r.liked, change: Number(r.change) };
+    ), feed_event_source as (
+      select 'like.changed'::text as kind, post.id as post_id, ${userId}::int4 as actor_id,
+        (post.like_count + (select count(*) from added) - (select count(*) from gone))::int4 as like_count,
+        exists (select 1 from added) as liked
+      from post
+      where exists (select 1 from added) or exists (select 1 from gone)
+    ), ${feedEventTail(at)}
+    select exists (select 1 from post) as found, s.liked, s.like_count, e.id as event_id
+    from (select 1) as one
+    left join feed_event_source s on true
+    left join feed_event_sent e on true`;
+}
+
+export function toggleOutcome(r: ToggleRow): ToggleOutcome {
+  if (!r.found) return { found: false };
+  if (r.event_id === null) return { found: true, changed: false };
+  return { found: true, changed: true, liked: r.liked!, likeCount: r.like_count!, eventId: Number(r.event_id) };
 }
 
 /** Which of these posts the user likes. */

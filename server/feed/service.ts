@@ -4,7 +4,7 @@ import type { SessionUser } from '../auth/session.js';
 import { BRAND } from '../brand.js';
 import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { recordAudit } from '../audit/record.js';
 import type { FeedBus } from '../realtime/feed-bus.js';
 import type { FeedPageCache } from './page-cache.js';
@@ -64,13 +64,16 @@ export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer:
 
 /** Toggles of one post, one at a time on this instance (see toggleLike). */
 const postTurns = createTurns<number>();
+/** Statements a toggle may take when the same user's toggles race it from other instances (repo.toggleLike). */
+const TOGGLE_ATTEMPTS = 5;
 
 /**
  * Likes a post, or takes the like back. Likes are rows keyed (post, user),
  * so repeating a toggle can never double-count; the post's kept count moves
- * with them in the same transaction. Toggles of one post take turns on its
- * row lock, so the count sent with the event is exact when it commits and a
- * later event never carries an older count; other posts are not held up.
+ * with them, and the change is logged and announced, all in one statement
+ * (repo.toggleLike). Toggles of one post take turns on its row lock, so the
+ * count sent with the event is exact when it commits and a later event never
+ * carries an older count; other posts are not held up.
  * Within this instance they also take turns before borrowing a pooled connection: a crowd liking
  * one post then waits in memory, not on pooled connections stuck behind the row lock (which
  * starved every other request of the pool until they timed out with 503).
@@ -79,33 +82,38 @@ export async function toggleLike(deps: FeedDeps, actor: SessionUser, input: Togg
   // Clients like the dietitians' posts; a like is personal, so nobody likes on someone else's behalf.
   if (actor.role === ROLE.admin) throw forbidden('Only clients can like posts.');
   if (input.id !== actor.id) throw forbidden('You can only access your own data.');
-  return postTurns(input.feedId, () => toggleInTransaction(deps, actor, input));
+  return postTurns(input.feedId, () => feedWrite(deps, () => toggleOnce(deps, actor.id, input.feedId)));
+}
+
+async function toggleOnce(deps: FeedDeps, userId: number, feedId: number) {
+  for (let attempt = 0; attempt < TOGGLE_ATTEMPTS; attempt++) {
+    const outcome = await repo.toggleLike(deps.db, feedId, userId, Date.now());
+    if (!outcome.found) throw notFound(POST_NOT_FOUND);
+    if (outcome.changed) {
+      await deps.feedBus.published(deps.db, outcome.eventId);
+      return { feedId, liked: outcome.liked, likeCount: outcome.likeCount };
+    }
+  }
+  throw conflict('Your like of this post was changing elsewhere at the same moment. Please try again.');
 }
 
 /**
- * Runs one change to the feed in a transaction; when it ends (committed or
- * not, or unknown after a lost connection) this instance's kept pages are
- * evicted, so its next read sees the change. Other instances evict theirs on
- * the change's event.
+ * Runs one change to the feed; when it ends (committed or not, or unknown
+ * after a lost connection) this instance's kept pages are evicted, so its
+ * next read sees the change. Other instances evict theirs on the change's
+ * event.
  */
-async function feedWrite<T>(deps: FeedDeps, work: (trx: Db) => Promise<T>): Promise<T> {
+async function feedWrite<T>(deps: FeedDeps, work: () => Promise<T>): Promise<T> {
   try {
-    return await deps.db.transaction().execute(work);
+    return await work();
   } finally {
     deps.feedPages.evict();
   }
 }
 
-function toggleInTransaction(deps: FeedDeps, actor: SessionUser, input: ToggleLikeInput) {
-  return feedWrite(deps, async (trx) => {
-    const lockedCount = await repo.lockPost(trx, input.feedId);
-    if (lockedCount === null) throw notFound(POST_NOT_FOUND);
-    const { liked, change } = await repo.toggleLike(trx, input.feedId, actor.id);
-    // Exact: the row lock holds back every other change to this post's count until commit.
-    const likeCount = lockedCount + change;
-    await deps.feedBus.publish(trx, { kind: 'like.changed', postId: input.feedId, actorId: actor.id, likeCount, liked });
-    return { feedId: input.feedId, liked, likeCount };
-  });
+/** Runs one change to the feed in a transaction (feedWrite). */
+function feedTransaction<T>(deps: FeedDeps, work: (trx: Db) => Promise<T>): Promise<T> {
+  return feedWrite(deps, () => deps.db.transaction().execute(work));
 }
 
 export async function listLikers(db: Db, _viewer: SessionUser, input: LikersInput) {
@@ -130,7 +138,7 @@ async function itemFor(db: Db, viewerId: number, postId: number): Promise<FeedIt
 const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 57).trimEnd()}…` : text);
 
 export async function createPost(deps: FeedDeps, admin: SessionUser, input: CreatePostInput) {
-  return feedWrite(deps, async (trx) => {
+  return feedTransaction(deps, async (trx) => {
     const { id } = await repo.insertPost(trx, admin.id, input.desc);
     await recordAudit(trx, admin, {
       action: 'feed_post.created',
@@ -144,7 +152,7 @@ export async function createPost(deps: FeedDeps, admin: SessionUser, input: Crea
 }
 
 export async function updatePost(deps: FeedDeps, admin: SessionUser, input: UpdatePostInput) {
-  return feedWrite(deps, async (trx) => {
+  return feedTransaction(deps, async (trx) => {
     const updated = await repo.updatePost(trx, input.id, input.desc);
     if (!updated) throw notFound(POST_NOT_FOUND);
     await recordAudit(trx, admin, {
@@ -159,7 +167,7 @@ export async function updatePost(deps: FeedDeps, admin: SessionUser, input: Upda
 }
 
 export async function removePost(deps: FeedDeps, admin: SessionUser, postId: number) {
-  return feedWrite(deps, async (trx) => {
+  return feedTransaction(deps, async (trx) => {
     const removed = await repo.deletePost(trx, postId);
     if (!removed) throw notFound(POST_NOT_FOUND);
     await recordAudit(trx, admin, {

@@ -3,23 +3,10 @@ import type { Db, DbHandle } from '../db/index.js';
 import type { FeedEventKind } from '../db/schema.js';
 import type { Metrics } from '../observability/metrics.js';
 import { eventsAfter, type LoggedEvent } from '../feed/repo.js';
+import { FEED_CHANNEL, feedEventTail } from './feed-event-log.js';
 import { parseNotification } from './notification.js';
 
-export const FEED_CHANNEL = 'poshan_feed';
-
-/**
- * A transaction-scoped advisory lock (its key is 'poshan' in ASCII) that
- * orders event ids across every instance until the transaction ends: publish()
- * takes it in the statement that draws the event's id, before the id is drawn,
- * so ids are handed out in commit order and "every event after id N" is a
- * complete catch-up. It spans only the event row, its NOTIFY and the commit
- * (Postgres serialises the commits of notifying transactions anyway); the
- * write itself is ordered by the row lock of the post it changes, taken
- * earlier, so writes to different posts run in parallel. Lock order is always
- * post row, then this lock.
- */
-export const FEED_WRITE_LOCK = 0x706f7368616e;
-/** Events kept for catch-up; older ones are pruned now and then by publish(). */
+/** Events kept for catch-up; older ones are pruned now and then as events are published. */
 export const FEED_EVENT_RETENTION_DAYS = 7;
 const PRUNE_EVERY_N_EVENTS = 100;
 /** Listeners told of a message in one go before other work may run (see deliver). */
@@ -55,6 +42,11 @@ export interface FeedBus {
    * inside the transaction that made the change: NOTIFY fires only on commit.
    */
   publish(trx: Db, event: Omit<FeedNotification, 'eventId'>): Promise<number>;
+  /**
+   * For a write that logs its event in its own statement (feedEventTail):
+   * counts it and prunes the log now and then. Call it after that statement.
+   */
+  published(db: Db, eventId: number): Promise<void>;
   /**
    * Every committed event from any instance, in event-id order, each once.
    * Gaps (a dropped LISTEN connection) are replayed from feed_events.
@@ -202,33 +194,30 @@ export function createFeedBus(
     }
   };
 
+  const published = async (db: Db, eventId: number) => {
+    opts.metrics?.feedPublished();
+    if (eventId % PRUNE_EVERY_N_EVENTS === 0) {
+      await db
+        .deleteFrom('feed_events')
+        .where('created_at', '<', sql<Date>`now() - make_interval(days => ${FEED_EVENT_RETENTION_DAYS})`)
+        .execute();
+    }
+  };
+
   return {
     async publish(trx, event) {
-      // One round trip: the lock (FEED_WRITE_LOCK above: the insert reads its row, so the lock is
-      // granted before the id is drawn), the row, and its NOTIFY with the id it drew.
-      // The payload is this JSON with eventId first: '{"eventId":<id>,' + the rest of the event's JSON.
-      const rest = `,${JSON.stringify({ ...event, at: Date.now() }).slice(1)}`;
-      opts.metrics?.feedPublished();
+      // One round trip: the event, its lock, its row and its NOTIFY (feedEventTail).
       const { rows } = await sql<{ id: number | string }>`
-        with locked as (
-          select pg_advisory_xact_lock(${FEED_WRITE_LOCK}::int8)
-        ), e as (
-          insert into feed_events (kind, post_id, actor_id, like_count, liked, created_at)
-          -- the moment it was written (under the lock), not when the transaction began
-          select ${event.kind}::text, ${event.postId}::int4, ${event.actorId}::int4, ${event.likeCount ?? null}::int4, ${event.liked ?? null}::boolean, clock_timestamp()
-          from locked
-          returning id
-        )
-        select id, pg_notify(${FEED_CHANNEL}, '{"eventId":' || id::text || ${rest}) from e`.execute(trx);
+        with feed_event_source as (
+          select ${event.kind}::text as kind, ${event.postId}::int4 as post_id, ${event.actorId}::int4 as actor_id,
+            ${event.likeCount ?? null}::int4 as like_count, ${event.liked ?? null}::boolean as liked
+        ), ${feedEventTail(Date.now())}
+        select id from feed_event_sent`.execute(trx);
       const eventId = Number(rows[0]!.id);
-      if (eventId % PRUNE_EVERY_N_EVENTS === 0) {
-        await trx
-          .deleteFrom('feed_events')
-          .where('created_at', '<', sql<Date>`now() - make_interval(days => ${FEED_EVENT_RETENTION_DAYS})`)
-          .execute();
-      }
+      await published(trx, eventId);
       return eventId;
     },
+    published,
     subscribe(listener) {
       listeners.add(listener);
       return () => {

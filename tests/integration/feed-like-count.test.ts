@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { httpClient, quickClients } from '../helpers/callers.js';
+import { toggleLike } from '../../server/feed/repo.js';
 
 /**
  * Issue 10: a post keeps its like count (a trigger on feed_likes, same
@@ -144,5 +145,81 @@ describe('a crowd liking one post', () => {
     expect(answers.map((a) => a.status)).toEqual(crowd.map(() => 200));
     expect(answers.map((a) => a.body.data.likeCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
     expect(await keptAndCounted(post.id)).toEqual({ kept: 10, counted: 10 });
+  });
+});
+
+describe('one user toggling one post from two instances at once', () => {
+  // Instances take turns per post only among their own requests: these two statements race as two instances' would.
+  const raceTwo = async (postId: number, userId: number) => {
+    const { release, holder } = await holdPostRow(postId);
+    const waitingOnRow = async () => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(server.deps.db);
+      return rows[0]!.n;
+    };
+    const racing = [toggleLike(server.deps.db, postId, userId, Date.now()), toggleLike(server.deps.db, postId, userId, Date.now())];
+    try {
+      // Both statements have their snapshot and wait for the row.
+      await expect.poll(waitingOnRow, { timeout: 10_000 }).toBe(2);
+    } finally {
+      release();
+      await holder;
+    }
+    return Promise.all(racing);
+  };
+
+  it('a like added while the other waited is not added twice: that one changes nothing, and run again takes it back', async (ctx) => {
+    if (server.deps.dbHandle.kind !== 'postgres') ctx.skip();
+    const post = await newPost('Raced like');
+    const [c] = await quickClients(server.deps.db, 1, 'race-add');
+    const outcomes = await raceTwo(post.id, c!.id);
+    const changed = outcomes.filter((o) => o.found && o.changed);
+    expect(changed).toEqual([{ found: true, changed: true, liked: true, likeCount: 1, eventId: expect.any(Number) }]);
+    expect(outcomes.filter((o) => o.found && !o.changed)).toEqual([{ found: true, changed: false }]);
+    expect(await keptAndCounted(post.id)).toEqual({ kept: 1, counted: 1 });
+    // What the service does with "nothing changed": the same statement again, which now sees the like.
+    expect(await toggleLike(server.deps.db, post.id, c!.id, Date.now())).toMatchObject({ changed: true, liked: false, likeCount: 0 });
+    expect(await keptAndCounted(post.id)).toEqual({ kept: 0, counted: 0 });
+    // Only the changes were logged, each with its count.
+    const logged = await server.deps.db
+      .selectFrom('feed_events')
+      .select(['like_count', 'liked'])
+      .where('post_id', '=', post.id)
+      .where('kind', '=', 'like.changed')
+      .orderBy('id')
+      .execute();
+    expect(logged).toEqual([
+      { like_count: 1, liked: true },
+      { like_count: 0, liked: false },
+    ]);
+  });
+
+  it('a like taken back while the other waited is added again: both change, in turn, with exact counts', async (ctx) => {
+    if (server.deps.dbHandle.kind !== 'postgres') ctx.skip();
+    const post = await newPost('Raced unlike');
+    const [c] = await quickClients(server.deps.db, 1, 'race-remove');
+    await toggle(c!.token, c!.id, post.id);
+    const outcomes = await raceTwo(post.id, c!.id);
+    const inTurn = outcomes.flatMap((o) => (o.found && o.changed ? [o] : [])).sort((a, b) => a.eventId - b.eventId);
+    expect(inTurn.map((o) => [o.liked, o.likeCount])).toEqual([
+      [false, 0],
+      [true, 1],
+    ]);
+    expect(await keptAndCounted(post.id)).toEqual({ kept: 1, counted: 1 });
+  });
+
+  it('a post that does not exist is not found, and nothing is logged', async () => {
+    const [c] = await quickClients(server.deps.db, 1, 'race-none');
+    const before = await server.deps.db
+      .selectFrom('feed_events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    expect(await toggleLike(server.deps.db, 2_000_000_000, c!.id, Date.now())).toEqual({ found: false });
+    const after = await server.deps.db
+      .selectFrom('feed_events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    expect(after?.id).toEqual(before?.id);
   });
 });
