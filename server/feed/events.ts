@@ -6,7 +6,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { type FeedBus, type FeedBusMessage, type FeedNotification, latestFeedEventId } from '../realtime/feed-bus.js';
 import * as repo from './repo.js';
 import type { FeedEvent, FeedItem } from './schema.js';
-import { announceOnSend, shareSerialization, trackedFrame } from '../realtime/shared-frames.js';
+import { announceOnSend, sendShared, shareSerialization, trackedFrame } from '../realtime/shared-frames.js';
 import type { WebSocket } from 'ws';
 import { type FeedDeps, toFeedItem } from './service.js';
 
@@ -203,7 +203,7 @@ class Inbox {
 }
 
 /** What a live subscriber's socket must offer (a `ws` WebSocket). */
-export type LiveSocket = Pick<WebSocket, 'send' | 'bufferedAmount' | 'readyState' | 'terminate'>;
+export type LiveSocket = Pick<WebSocket, 'send' | 'extensions' | 'bufferedAmount' | 'readyState' | 'terminate'>;
 /** A socket with this much not yet sent is far behind: it is dropped, and its client reconnects and catches up. */
 const LIVE_BUFFER_MAX = 4 * 1024 * 1024;
 
@@ -270,8 +270,9 @@ function liveRules(
 /**
  * The live part of one subscription over a WebSocket: each bus message is
  * turned into this viewer's event (liveRules) and written to the socket at
- * once, as the frame tRPC itself would send (trackedFrame), instead of
- * travelling through the subscription's async iterator and tRPC's loop. That
+ * once, as the message tRPC itself would send (trackedFrame), framed once
+ * for every socket (sendShared), instead of travelling through the
+ * subscription's async iterator and tRPC's loop. That
  * path took several promise turns per subscriber, so a like reached no socket
  * until it had reached every subscriber's loop (issue 10). Events go out in
  * order: one that waits holds back the ones behind it.
@@ -298,7 +299,7 @@ function liveSink(rules: ReturnType<typeof liveRules>, subscription: { socket: L
       socket.terminate();
       return;
     }
-    socket.send(trackedFrame(subscription.id, subscription.jsonrpc, out.id, out.event), { binary: false });
+    sendShared(socket, trackedFrame(subscription.id, subscription.jsonrpc, out.id, out.event));
   };
 
   const drain = () => {

@@ -1,5 +1,7 @@
+import type { Duplex } from 'node:stream';
 import { jsonEncoder } from '@trpc/server/adapters/ws';
 import superjson from 'superjson';
+import type { WebSocket } from 'ws';
 
 /**
  * Serialize once, send to every socket (issue 10). A live feed event that
@@ -173,4 +175,63 @@ export function trackedFrame(subscriptionId: unknown, jsonrpc: unknown, trackedI
     byKey.set(key, frame);
   }
   return frame;
+}
+
+/** The TCP stream under each server WebSocket, recorded at its upgrade (ws.ts). */
+const streams = new WeakMap<WebSocket, Duplex>();
+
+export function recordStream(ws: WebSocket, stream: Duplex): void {
+  streams.set(ws, stream);
+}
+
+/** Complete WebSocket frames of texts sent to many sockets (weak: they go with the text). */
+const framesOf = new WeakMap<Buffer, Buffer>();
+
+/**
+ * A server's WebSocket frame of one whole text message (RFC 6455 section
+ * 5.2): FIN and the text opcode, the length in 7, 16 or 64 bits, no mask
+ * (servers never mask), no compression; the bytes `ws.send` writes.
+ */
+export function textFrame(text: Buffer): Buffer {
+  const length = text.length;
+  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81;
+  if (length < 126) {
+    frame[1] = length;
+  } else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  text.copy(frame, headerLength);
+  return frame;
+}
+
+function frameOf(text: Buffer): Buffer {
+  let frame = framesOf.get(text);
+  if (!frame) {
+    frame = textFrame(text);
+    framesOf.set(text, frame);
+  }
+  return frame;
+}
+
+/**
+ * Sends a text message whose Buffer many sockets are sent (trackedFrame's),
+ * framed once (textFrame): the bytes `ws.send` would write, written
+ * straight to the socket's stream, which is what `ws` made its Sender.frame
+ * public for (a broadcast). It spares `ws` framing the same message again
+ * for every socket, and the socket a two-part write (issue 10). `ws` writes
+ * each of its own frames synchronously, so frames written either way stay
+ * in order. A socket with an extension (permessage-deflate: its frames are
+ * compressed, and may wait their turn) or with no recorded stream is sent
+ * through `ws` as usual. Call it on an OPEN socket.
+ */
+export function sendShared(ws: Pick<WebSocket, 'send' | 'extensions'>, text: Buffer): void {
+  const stream = ws.extensions === '' ? streams.get(ws as WebSocket) : undefined;
+  if (stream) stream.write(frameOf(text));
+  else ws.send(text, { binary: false });
 }

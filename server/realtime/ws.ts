@@ -8,7 +8,7 @@ import { echoRequestIds } from '../observability/ws.js';
 import { createContextInner } from '../trpc/context.js';
 import { closeSocketsGracefully, createWsAdmission } from './ws-admission.js';
 import { appRouter } from '../trpc/root.js';
-import { sharedFrameEncoder } from './shared-frames.js';
+import { recordStream, sharedFrameEncoder } from './shared-frames.js';
 import { createSocketSessions } from './socket-sessions.js';
 
 /**
@@ -53,7 +53,10 @@ export function attachTrpcWebSocket(server: Server, deps: AppDeps) {
     }
     const { ip } = incomingMeta(req, deps.config.trustProxy);
     if (!admission.admit(ip, socket)) return;
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      recordStream(ws, socket);
+      wss.emit('connection', ws, req);
+    });
   };
   server.on('upgrade', onUpgrade);
 
