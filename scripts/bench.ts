@@ -4,7 +4,7 @@
  *
  *   npm run bench                      full run, writes the "Server" section of docs/benchmarks.md
  *   npm run bench -- --smoke           a few seconds of each part, nothing written (CI)
- *   npm run bench -- --profile         also writes CPU profiles of the app and the reference to .bench/
+ *   npm run bench -- --profile         also writes CPU profiles of the app, the reference and the bare fan-out server to .bench/
  *   npm run bench -- --observability   logs + metrics on vs off on the feed read (scripts/bench-observability.ts)
  *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,layers,fanout,pglite  --no-pglite  --out=FILE
  *
@@ -186,12 +186,20 @@ async function layers(env: Record<string, string>, data: BenchData): Promise<Lay
 
 type Trigger = () => Promise<void>;
 
-async function fanout(label: string, target: Target, count: number, trigger: Trigger, rounds: number, memoryOf?: Child) {
-  const before = memoryOf ? await memoryOf.ask<{ rss: number; heap: number }>('memory') : null;
+/**
+ * One fan-out row: `count` subscribers of `server`, then `rounds` events
+ * (and one to warm up). Once the sockets are open the serving process
+ * collects its garbage, every server alike (the memory figure needs it too):
+ * the events find it settled, as a server whose subscribers came over time,
+ * not amid the garbage of thousands of sockets opened in seconds. Memory per
+ * subscriber is reported when `withMemory`.
+ */
+async function fanout(label: string, target: Target, count: number, trigger: Trigger, rounds: number, server: Child, withMemory = false) {
+  const before = await server.ask<{ rss: number; heap: number }>('memory');
   const opened = performance.now();
   const subs = await openSubscribers(target, count);
   log(`${label}: ${count} subscribers open in ${((performance.now() - opened) / 1000).toFixed(1)} s`);
-  const after = memoryOf ? await memoryOf.ask<{ rss: number; heap: number }>('memory') : null;
+  const after = await server.ask<{ rss: number; heap: number }>('memory');
   const latencies: number[] = [];
   let missing = 0;
   try {
@@ -220,7 +228,7 @@ async function fanout(label: string, target: Target, count: number, trigger: Tri
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
   };
-  if (before && after) {
+  if (withMemory) {
     row.rssPerSubscriberKiB = (after.rss - before.rss) / count / 1024;
     row.heapPerSubscriberKiB = (after.heap - before.heap) / count / 1024;
   }
@@ -284,7 +292,7 @@ async function main() {
       startChild('app', 'app-server.ts', env, { cpuProfileDir: profileDir }),
       startChild('app-2', 'app-server.ts', env),
       startChild('reference', 'reference-server.ts', env, { cpuProfileDir: profileDir }),
-      startChild('bare-fanout', 'fanout-server.ts', {}),
+      startChild('bare-fanout', 'fanout-server.ts', {}, { cpuProfileDir: profileDir }),
     ]);
     children.push(app, app2, reference, bare);
 
@@ -300,7 +308,8 @@ async function main() {
     const subscriberTokens = data.tokens.slice(0, -1);
     const fanoutRows: FanoutRow[] = [];
     for (const count of parts.has('fanout') ? sizes : []) {
-      const rounds = smoke ? 2 : count >= 10_000 ? 4 : count >= 5000 ? 6 : 10;
+      // Events are cheap next to opening the sockets; many of them keep one slow moment of the shared machine from deciding the percentiles.
+      const rounds = smoke ? 2 : count >= 10_000 ? 12 : count >= 5000 ? 20 : 30;
       log(`fan-out to ${count} subscribers, ${rounds} events each`);
       fanoutRows.push(
         await fanout(
@@ -309,6 +318,7 @@ async function main() {
           count,
           () => postJson(`http://127.0.0.1:${bare.port}/broadcast`, 'POST', null, undefined),
           rounds,
+          bare,
         ),
       );
       fanoutRows.push(
@@ -319,6 +329,7 @@ async function main() {
           likeOn(app),
           rounds,
           app,
+          true,
         ),
       );
       fanoutRows.push(
@@ -328,6 +339,7 @@ async function main() {
           count,
           likeOn(app),
           rounds,
+          app2,
         ),
       );
     }
@@ -349,7 +361,10 @@ async function main() {
       writeReport(outFile, report);
       log(`wrote ${outFile}`);
     }
-    if (profileDir) log(`CPU profiles: ${profileDir}/app/ and ${profileDir}/reference/ (in each, the largest file is the main thread)`);
+    if (profileDir)
+      log(
+        `CPU profiles: ${profileDir}/app/, ${profileDir}/reference/ and ${profileDir}/bare-fanout/ (in each, the largest file is the main thread)`,
+      );
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await db.end().catch(() => {});
