@@ -40,10 +40,18 @@ export function securityHeaders(opts: { publicUrl?: string } = {}): MiddlewareHa
     ['Cross-Origin-Opener-Policy', 'same-origin'],
     ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
   ];
-  const withPublicPolicy: HeaderPairs | undefined = publicHost ? [...fixed, ['Content-Security-Policy', policyFor(publicHost)]] : undefined;
+  const headersFor = (host: string | undefined): HeaderPairs => [...fixed, ['Content-Security-Policy', policyFor(host)]];
+  const withPublicPolicy = publicHost ? headersFor(publicHost) : undefined;
+  // Without PUBLIC_URL, the headers of the last Host seen: a deployment is reached by one or two names,
+  // so this is almost always a hit, and a client sending other Host headers only replaces it.
+  let last: { host: string | undefined; headers: HeaderPairs } | undefined;
+  const forRequestHost = (host: string | undefined): HeaderPairs => {
+    if (!last || last.host !== host) last = { host, headers: headersFor(host) };
+    return last.headers;
+  };
   return async (c, next) => {
     await next();
     // Defaults: a header the response sets itself wins (pages may bring their own Content-Security-Policy).
-    defaultResponseHeaders(c, withPublicPolicy ?? [...fixed, ['Content-Security-Policy', policyFor(c.req.header('host'))]]);
+    defaultResponseHeaders(c, withPublicPolicy ?? forRequestHost(c.req.header('host')));
   };
 }

@@ -131,4 +131,12 @@ describe('Content-Security-Policy', () => {
     expect(csp).toContain("connect-src 'self';");
     expect(csp).not.toContain('evil.test');
   });
+
+  it('names each request’s own host, whichever host came before', async () => {
+    const app = createApp(server.deps, { serveClient: false });
+    for (const host of ['one.test:3000', 'two.test', 'one.test:3000', 'one.test:3000', 'two.test']) {
+      const csp = (await app.request('/healthz', { headers: { host } })).headers.get('content-security-policy') ?? '';
+      expect(/connect-src [^;]*/.exec(csp)?.[0]).toBe(`connect-src 'self' ws://${host} wss://${host}`);
+    }
+  });
 });
