@@ -159,7 +159,7 @@ export function toggleLikeStatement(postId: number, userId: number, at: number) 
     left join feed_event_sent e on true`;
 }
 
-export function toggleOutcome(r: ToggleRow): ToggleOutcome {
+function toggleOutcome(r: ToggleRow): ToggleOutcome {
   if (!r.found) return { found: false };
   if (r.event_id === null) return { found: true, changed: false };
   return { found: true, changed: true, liked: r.liked!, likeCount: r.like_count!, eventId: Number(r.event_id) };
