@@ -9,6 +9,8 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm runs it after installing (postinstall): checked speed patches to dependencies (decision 100).
+COPY scripts/patch-deps.mjs ./scripts/
 # npm install of the locked versions when npm ci refuses a lock that lacks other platforms' optional
 # native packages (see .ci/run).
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
@@ -25,6 +27,7 @@ RUN npx vite build
 FROM ${NODE_IMAGE} AS runtime-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY scripts/patch-deps.mjs ./scripts/
 RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) && npm cache clean --force
 
 FROM ${NODE_IMAGE}

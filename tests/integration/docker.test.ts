@@ -100,6 +100,19 @@ describe('Dockerfile', () => {
     expect(lines.findIndex((l) => l.startsWith('CMD '))).toBeGreaterThan(user);
   });
 
+  it("copies the install's own script (postinstall) in before every npm ci, so the image's dependencies are patched too", () => {
+    const postinstall = JSON.parse(readFileSync('package.json', 'utf8')).scripts.postinstall as string;
+    const script = /node (\S+)/.exec(postinstall)?.[1];
+    expect(script).toBe('scripts/patch-deps.mjs');
+    const installs = lines.flatMap((l, i) => (/^RUN .*npm ci/.test(l) ? [i] : []));
+    expect(installs.length).toBeGreaterThanOrEqual(2);
+    for (const at of installs) {
+      const stage = lines.slice(0, at).findLastIndex((l) => l.startsWith('FROM '));
+      const copied = lines.slice(stage, at).some((l) => l.startsWith('COPY ') && l.includes(script!));
+      expect(copied, `line ${at + 1}: ${lines[at]}`).toBe(true);
+    }
+  });
+
   it('listens on every interface and checks /healthz', () => {
     expect(dockerfile).toMatch(/HOST=0\.0\.0\.0/);
     expect(dockerfile).toMatch(/HEALTHCHECK[\s\S]*\/healthz/);
