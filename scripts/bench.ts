@@ -253,12 +253,15 @@ async function pgliteReads() {
     const { data } = await app.ask<{ data: BenchData }>('seed', { seed: SEED });
     log(`embedded database: reads at ${READ_CONNECTIONS} connections, ${seconds} s each`);
     const base = { connections: READ_CONNECTIONS, durationMs };
-    const healthz = await measured({ ...base, url: `http://127.0.0.1:${app.port}/healthz` });
-    const rest = await measured({
-      ...base,
-      url: `http://127.0.0.1:${app.port}/api/feeds/get-feeds`,
-      headers: (w) => bearer(data.tokens[w % data.tokens.length]!),
-    });
+    const healthz = await measured({ ...base, url: `http://127.0.0.1:${app.port}/healthz` }, app);
+    const rest = await measured(
+      {
+        ...base,
+        url: `http://127.0.0.1:${app.port}/api/feeds/get-feeds`,
+        headers: (w) => bearer(data.tokens[w % data.tokens.length]!),
+      },
+      app,
+    );
     return { healthz, rest };
   } finally {
     await app.stop();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import type { Role } from './roles.js';
 import { findLiveSessionWithUser } from './sessions-repo.js';
@@ -16,7 +16,7 @@ export type SessionUser = {
 };
 
 /** Tokens are random and high-entropy, so a fast hash is enough to store them safely. */
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+export const hashToken = (token: string) => hash('sha256', token, 'base64url');
 
 export const fullNameOf = (u: { first_name: string; last_name: string }) => `${u.first_name} ${u.last_name}`.trim();
 

@@ -37,23 +37,28 @@ export function createContextInner(opts: {
   meta?: Partial<RequestMeta>;
   socket?: SocketSession;
 }): Context {
-  return {
+  const meta = opts.meta;
+  const context: Context = {
     deps: opts.deps,
     user: opts.user ?? null,
-    meta: { ...opts.meta, ip: opts.meta?.ip ?? '127.0.0.1', userAgent: opts.meta?.userAgent ?? '' },
-    ...(opts.socket ? { socket: opts.socket } : {}),
+    // One shape for every context's meta (no spread of the caller's object, whose shape varies by transport).
+    meta: {
+      ip: meta?.ip ?? '127.0.0.1',
+      userAgent: meta?.userAgent ?? '',
+      requestId: meta?.requestId,
+      transport: meta?.transport,
+      record: meta?.record,
+    },
   };
+  if (opts.socket) context.socket = opts.socket;
+  return context;
 }
 
 /** What an HTTP request (tRPC or REST) tells its context: address, agent, request id and record. */
 export function httpRequestMeta(c: HonoContext, deps: AppDeps): RequestMeta {
   const record = requestRecord(c);
-  return {
-    ...requestMeta(c, deps.config.trustProxy),
-    requestId: record?.id,
-    transport: 'http',
-    record,
-  };
+  const { ip, userAgent } = requestMeta(c, deps.config.trustProxy);
+  return { ip, userAgent, requestId: record?.id, transport: 'http', record };
 }
 
 export function bearerToken(header: string | null | undefined): string | null {
