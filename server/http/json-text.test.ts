@@ -1,7 +1,15 @@
+import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { compressResponses } from './compression.js';
 import { envelope } from './envelope.js';
-import { jsonText, keepJsonText } from './json-text.js';
+import { keepJsonText, keptJson } from './json-text.js';
+
+/** The text keptJson stands for, chunks or not. */
+const jsonText = (value: unknown) => {
+  const json = keptJson(value);
+  return typeof json === 'object' ? Buffer.concat(json).toString('utf8') : json;
+};
 
 const item = (id: number) => Object.freeze({ id, desc: `Post "${id}" – é`, likes: Object.freeze([1, 2, 3]), likedByMe: id % 2 === 0 });
 
@@ -13,6 +21,14 @@ describe('kept JSON text', () => {
       expect(jsonText(value)).toBe(JSON.stringify(value));
     }
     expect(jsonText(undefined)).toBeUndefined();
+  });
+
+  it('hands kept values over as their UTF-8 bytes, and anything else as text', () => {
+    const kept = [keepJsonText(item(7)), keepJsonText(item(8))];
+    expect(Array.isArray(keptJson(kept))).toBe(true);
+    expect(Array.isArray(keptJson(kept[0]))).toBe(true);
+    expect(typeof keptJson([kept[0], item(9)])).toBe('string');
+    expect(typeof keptJson({ a: kept })).toBe('string');
   });
 
   it('splices a kept element’s text as it was when kept (so it must be frozen)', () => {
@@ -39,5 +55,16 @@ describe('envelope text', () => {
     expect((await answer({ when: new Date(0) }, { count: 3 })).text).toBe(
       JSON.stringify({ status: 200, message: 'Feeds "loaded"', data: { when: new Date(0) }, count: 3 }),
     );
+  });
+
+  it('is compressed whole for a client that accepts gzip, kept bytes and all', async () => {
+    const data = Array.from({ length: 40 }, (_, i) => keepJsonText(item(i)));
+    const app = new Hono();
+    app.use('*', compressResponses());
+    app.get('/', (c) => envelope(c, 200, 'Feeds loaded', data, { nextCursor: null }));
+    const res = await app.request('/', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const text = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
+    expect(text).toBe(JSON.stringify({ status: 200, message: 'Feeds loaded', data, nextCursor: null }));
   });
 });

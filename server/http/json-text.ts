@@ -1,29 +1,40 @@
 /**
- * JSON text kept for values that never change, so an answer that carries
- * them again and again does not stringify them again: a kept feed page's
- * items (feed/checked-items.ts) go into every viewer's answer as they are.
+ * JSON kept as UTF-8 bytes for values that never change, so an answer that
+ * carries them again and again neither stringifies nor encodes them again: a
+ * kept feed page's items (feed/checked-items.ts) go into every viewer's
+ * answer as they are, copied once into the body.
  */
-const kept = new WeakMap<object, string>();
+const kept = new WeakMap<object, Buffer>();
 
-/** Keeps the JSON text of a frozen value (it must never change afterwards). */
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/** Keeps the JSON of a frozen value (it must never change afterwards). */
 export function keepJsonText<T extends object>(value: T): T {
-  if (!kept.has(value)) kept.set(value, JSON.stringify(value));
+  if (!kept.has(value)) kept.set(value, Buffer.from(JSON.stringify(value)));
   return value;
 }
 
-/** JSON.stringify(value), reusing kept texts: the value's own, or, for an array, its elements' when all have one. */
-export function jsonText(value: unknown): string | undefined {
+/**
+ * What JSON.stringify(value) would make: the UTF-8 chunks of kept values
+ * when the value is kept, or an array whose elements all are; otherwise the
+ * text itself (undefined where JSON.stringify gives undefined).
+ */
+export function keptJson(value: unknown): Buffer[] | string | undefined {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
   const own = kept.get(value);
-  if (own !== undefined) return own;
+  if (own !== undefined) return [own];
   if (Array.isArray(value) && value.length > 0) {
-    const parts: string[] = [];
+    const chunks: Buffer[] = [OPEN];
     for (const element of value) {
-      const text = typeof element === 'object' && element !== null ? kept.get(element) : undefined;
-      if (text === undefined) return JSON.stringify(value);
-      parts.push(text);
+      const bytes = typeof element === 'object' && element !== null ? kept.get(element) : undefined;
+      if (bytes === undefined) return JSON.stringify(value);
+      if (chunks.length > 1) chunks.push(COMMA);
+      chunks.push(bytes);
     }
-    return `[${parts.join(',')}]`;
+    chunks.push(CLOSE);
+    return chunks;
   }
   return JSON.stringify(value);
 }
