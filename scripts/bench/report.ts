@@ -42,7 +42,8 @@ export type Report = {
   likes: (PairedRound & { exact: boolean; rounds?: PairedRound[] }) | null;
   layers?: LayerRow[] | null;
   fanout: FanoutRow[];
-  embedded: { healthz: Measured; rest: Measured } | null;
+  /** The round with the median ratio (read over /healthz), and every round. */
+  embedded: { healthz: Measured; rest: Measured; rounds?: PairedRound[] } | null;
 };
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : '–');
@@ -195,6 +196,14 @@ export function renderReport(r: Report): string {
         ],
       ),
     );
+    const rounds = r.embedded.rounds ?? [];
+    if (rounds.length > 1) {
+      out.push(
+        '',
+        `Measured in ${rounds.length} paired rounds, \`/healthz\` and the read one after the other, the one going first alternating; ` +
+          `the table shows the round with the median ratio. Ratio per round: ${rounds.map((x) => ratio(x.app.rps, x.ref.rps)).join(', ')}.`,
+      );
+    }
   }
   return out.join('\n');
 }
