@@ -278,10 +278,39 @@ async function pgliteReads() {
         app,
       );
     const { median, rounds } = await pairedRounds('embedded read', EMBEDDED_ROUNDS, healthz, read);
-    return { healthz: median.ref, rest: median.app, rounds };
+    return { healthz: median.ref, rest: median.app, rounds, ceiling: await answersFromMemory(app.port, data) };
   } finally {
     await app.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The ceiling of the embedded read's ratio on this machine: the least possible server
+ * (scripts/bench/answer-server.ts) sending the app's own answers from memory, its read
+ * against its own /healthz, in paired rounds as the app's.
+ */
+async function answersFromMemory(appPort: number, data: BenchData) {
+  const answers: Record<string, string> = {};
+  for (const token of data.tokens) {
+    const res = await fetch(`http://127.0.0.1:${appPort}/api/feeds/get-feeds`, { headers: bearer(token) });
+    if (!res.ok) throw new Error(`the app answered ${res.status} to a feed read`);
+    answers[token] = await res.text();
+  }
+  const server = await startChild('answers', 'answer-server.ts', {}, { cpuProfileDir: profileDir });
+  try {
+    await server.ask('answers', { answers });
+    const base = { connections: READ_CONNECTIONS, durationMs };
+    const healthz = () => measured({ ...base, url: `http://127.0.0.1:${server.port}/healthz` }, server);
+    const read = () =>
+      measured(
+        { ...base, url: `http://127.0.0.1:${server.port}/feeds`, headers: (w) => bearer(data.tokens[w % data.tokens.length]!) },
+        server,
+      );
+    const { median, rounds } = await pairedRounds('least possible embedded read', EMBEDDED_ROUNDS, healthz, read);
+    return { ...median, rounds };
+  } finally {
+    await server.stop();
   }
 }
 

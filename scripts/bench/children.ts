@@ -15,7 +15,7 @@ export type Child = {
 /** Starts one of the bench's servers as its own process (it must not share the load generator's event loop). */
 export async function startChild(
   name: string,
-  script: 'app-server.ts' | 'reference-server.ts' | 'fanout-server.ts' | 'layers-server.ts',
+  script: 'app-server.ts' | 'reference-server.ts' | 'fanout-server.ts' | 'layers-server.ts' | 'answer-server.ts',
   env: Record<string, string | undefined>,
   opts: { cpuProfileDir?: string } = {},
 ): Promise<Child> {

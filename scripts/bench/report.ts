@@ -43,7 +43,13 @@ export type Report = {
   layers?: LayerRow[] | null;
   fanout: FanoutRow[];
   /** The round with the median ratio (read over /healthz), and every round. */
-  embedded: { healthz: Measured; rest: Measured; rounds?: PairedRound[] } | null;
+  embedded: {
+    healthz: Measured;
+    rest: Measured;
+    rounds?: PairedRound[];
+    /** The least possible server with the same answers in memory: its /healthz (ref) and read (app). */
+    ceiling?: PairedRound & { rounds: PairedRound[] };
+  } | null;
 };
 
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : '–');
@@ -193,6 +199,17 @@ export function renderReport(r: Report): string {
             serverCpu(r.embedded.rest),
             ratio(r.embedded.rest.rps, r.embedded.healthz.rps),
           ],
+          ...(r.embedded.ceiling
+            ? [
+                ['least possible server: `/healthz`', load(r.embedded.ceiling.ref), serverCpu(r.embedded.ceiling.ref), '1.00×'],
+                [
+                  'least possible server: the same answers from memory',
+                  load(r.embedded.ceiling.app),
+                  serverCpu(r.embedded.ceiling.app),
+                  ratio(r.embedded.ceiling.app.rps, r.embedded.ceiling.ref.rps),
+                ],
+              ]
+            : []),
         ],
       ),
     );
@@ -202,6 +219,14 @@ export function renderReport(r: Report): string {
         '',
         `Measured in ${rounds.length} paired rounds, \`/healthz\` and the read one after the other, the one going first alternating; ` +
           `the table shows the round with the median ratio. Ratio per round: ${rounds.map((x) => ratio(x.app.rps, x.ref.rps)).join(', ')}.`,
+      );
+    }
+    if (r.embedded.ceiling) {
+      out.push(
+        '',
+        'The least possible server (scripts/bench/answer-server.ts: node:http, the answers the app gave, kept in memory per token) ' +
+          `shows the most this machine allows for an answer of that size: its read reached ${ratio(r.embedded.ceiling.app.rps, r.embedded.ceiling.ref.rps)} ` +
+          `of its own \`/healthz\` (per round: ${r.embedded.ceiling.rounds.map((x) => ratio(x.app.rps, x.ref.rps)).join(', ')}).`,
       );
     }
   }

@@ -96,6 +96,16 @@ describe('logs, request ids and metrics', () => {
     const line = await lineMatching(logs, (l) => l.reqId === 'ws-round-trip-1' && l.msg === 'ws call', 'for the WebSocket call');
     expect(line).toMatchObject({ route: 'countries.list', type: 'query', code: 'OK' });
 
+    // A call the guard refuses (a socket without a live session) is logged too, with its code.
+    const refused = new WebSocket(`${server.url.replace(/^http/, 'ws')}/trpc`, { headers: { 'x-request-id': 'ws-refused-1' } });
+    await once(refused, 'open');
+    refused.send(JSON.stringify({ id: 2, method: 'query', params: { path: 'countries.list', input: { json: null } } }));
+    const [refusal] = (await once(refused, 'message')) as [Buffer];
+    expect(JSON.parse(refusal.toString())).toMatchObject({ id: 2, error: { json: { data: { code: 'UNAUTHORIZED' } } } });
+    refused.close();
+    const refusedLine = await lineMatching(logs, (l) => l.reqId === 'ws-refused-1' && l.msg === 'ws call', 'for the refused call');
+    expect(refusedLine).toMatchObject({ route: 'countries.list', type: 'query', code: 'UNAUTHORIZED' });
+
     // Without an incoming id the socket gets a fresh one.
     const fresh = new WebSocket(`${server.url.replace(/^http/, 'ws')}/trpc`);
     const [up2] = (await once(fresh, 'upgrade')) as [IncomingMessage];
