@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkedItem, checkFeedPage } from './checked-items.js';
+import { keptJson } from '../http/json-text.js';
+import { MAX_KEPT_LISTS, checkedItem, checkedItems, checkFeedPage } from './checked-items.js';
 import type { PostRow } from './repo.js';
 import { toFeedItem } from './service.js';
 
@@ -41,5 +42,33 @@ describe('feed items checked once per kept row', () => {
     expect(checkFeedPage({ items: [unchecked], nextCursor: 'c' }).items[0]).not.toHaveProperty('secret');
     expect(() => checkFeedPage({ items: [{ ...unchecked, id: 'five' }], nextCursor: null })).toThrow();
     expect(() => checkFeedPage({ items, nextCursor: 5 })).toThrow();
+  });
+
+  it('gives viewers who like the same posts of a kept page the same frozen list, with its JSON kept', () => {
+    const rows = [row(10, [1, 2]), row(11, [2]), row(12, [])];
+    const likes = (viewer: number) => (i: number) => rows[i]!.likes.includes(viewer);
+    const viewer2 = checkedItems(rows, 3, likes(2), toFeedItem);
+    expect(checkedItems(rows, 3, likes(2), toFeedItem)).toBe(viewer2);
+    expect(viewer2.map((item) => item.likedByMe)).toEqual([true, true, false]);
+    const viewer1 = checkedItems(rows, 3, likes(1), toFeedItem);
+    expect(viewer1).not.toBe(viewer2);
+    expect(viewer1.map((item) => item.likedByMe)).toEqual([true, false, false]);
+    expect(viewer1[0]).toBe(viewer2[0]); // the same kept item inside
+    expect(checkedItems(rows, 2, likes(2), toFeedItem)).toHaveLength(2); // another page length, another list
+    expect(Object.isFrozen(viewer2)).toBe(true);
+    const json = keptJson(viewer2);
+    expect(Array.isArray(json) && json.length === 1 && json[0]!.toString('utf8')).toBe(JSON.stringify(viewer2));
+    expect(checkFeedPage({ items: viewer2, nextCursor: null }).items).toBe(viewer2);
+  });
+
+  it(`keeps at most ${MAX_KEPT_LISTS} lists per kept page; other viewers get lists of their own, as correct`, () => {
+    const rows = Array.from({ length: 6 }, (_, i) => row(20 + i, []));
+    const pattern = (bits: number) => (i: number) => ((bits >> i) & 1) === 1;
+    for (let bits = 0; bits < MAX_KEPT_LISTS; bits++) checkedItems(rows, 6, pattern(bits), toFeedItem);
+    const beyond = checkedItems(rows, 6, pattern(MAX_KEPT_LISTS), toFeedItem);
+    expect(checkedItems(rows, 6, pattern(MAX_KEPT_LISTS), toFeedItem)).not.toBe(beyond);
+    expect(beyond.map((item) => item.likedByMe)).toEqual([false, false, false, false, true, false]);
+    expect(checkedItems(rows, 6, pattern(3), toFeedItem)).toBe(checkedItems(rows, 6, pattern(3), toFeedItem));
+    expect(checkFeedPage({ items: beyond, nextCursor: null }).items).toBe(beyond);
   });
 });

@@ -43,13 +43,49 @@ export function checkedItem(row: PostRow, likedByMe: boolean, build: Build): Fee
   return item;
 }
 
-/** feed.list's output parser: `feedPage`, with items from checkedItem taken as already checked. */
+/** Kept lists per pattern of one kept row list at most; a viewer with another pattern gets a list of their own. */
+export const MAX_KEPT_LISTS = 16;
+const listsOfRows = new WeakMap<readonly PostRow[], Map<string, FeedItem[]>>();
+const checkedLists = new WeakSet<FeedItem[]>();
+
+/**
+ * The first `count` rows' items for one viewer (`likedByMe(i)` for rows[i]).
+ * Viewers who like the same posts of a kept row list get the same frozen
+ * list, with its JSON kept (made from its items' kept bytes): most viewers of
+ * a page share one of a few patterns (none liked, all liked), and their
+ * answers are then the same bytes. At most MAX_KEPT_LISTS patterns per row
+ * list are kept; beyond them a list is made per read, of the same kept items.
+ */
+export function checkedItems(rows: readonly PostRow[], count: number, likedByMe: (i: number) => boolean, build: Build): FeedItem[] {
+  const liked: boolean[] = [];
+  let pattern = `${count}:`;
+  for (let i = 0; i < count; i++) {
+    liked.push(likedByMe(i));
+    pattern += liked[i] ? '1' : '0';
+  }
+  let lists = listsOfRows.get(rows);
+  const kept = lists?.get(pattern);
+  if (kept) return kept;
+  const items = liked.map((likes, i) => checkedItem(rows[i]!, likes, build));
+  if (!lists) {
+    lists = new Map();
+    listsOfRows.set(rows, lists);
+  }
+  if (lists.size >= MAX_KEPT_LISTS) return items;
+  // Frozen like its items (a change throws in strict mode); typed mutable as the items are.
+  const list = keepJsonText(Object.freeze(items) as FeedItem[]);
+  checkedLists.add(list);
+  lists.set(pattern, list);
+  return list;
+}
+
+/** feed.list's output parser: `feedPage`, with items from checkedItem (or a list from checkedItems) taken as already checked. */
 export function checkFeedPage(value: unknown): FeedPage {
   const page = value as Partial<FeedPage> | null;
   if (
     page &&
     Array.isArray(page.items) &&
-    page.items.every((item) => checked.has(item)) &&
+    (checkedLists.has(page.items) || page.items.every((item) => checked.has(item))) &&
     (page.nextCursor === null || typeof page.nextCursor === 'string')
   ) {
     return { items: page.items, nextCursor: page.nextCursor };

@@ -8,7 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { recordAudit } from '../audit/record.js';
 import type { FeedBus } from '../realtime/feed-bus.js';
 import type { FeedPageCache } from './page-cache.js';
-import { checkedItem } from './checked-items.js';
+import { checkedItems } from './checked-items.js';
 import * as repo from './repo.js';
 import { createTurns } from './turns.js';
 import {
@@ -51,13 +51,13 @@ export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer:
   if (input.cursor && !before) throw badRequest(BAD_CURSOR, { cursor: [BAD_CURSOR] });
   const key = `${input.cursor ?? ''}/${input.limit}`;
   const rows = await deps.feedPages.rows(key, () => repo.listPosts(deps.db, null, before, input.limit));
-  const page = rows.slice(0, input.limit);
-  const listed = page.map((p) => p.likes.includes(viewer.id));
-  const unlisted = page.filter((p, i) => !listed[i] && p.like_count > p.likes.length).map((p) => p.id);
+  const count = Math.min(rows.length, input.limit);
+  const listed = rows.slice(0, count).map((p) => p.likes.includes(viewer.id));
+  const unlisted = rows.slice(0, count).flatMap((p, i) => (!listed[i] && p.like_count > p.likes.length ? [p.id] : []));
   const likedUnlisted = unlisted.length ? new Set(await repo.likedAmong(deps.db, viewer.id, unlisted)) : null;
-  const last = page.at(-1);
+  const last = rows[count - 1];
   return {
-    items: page.map((p, i) => checkedItem(p, listed[i] || (likedUnlisted?.has(p.id) ?? false), toFeedItem)),
+    items: checkedItems(rows, count, (i) => listed[i] || (likedUnlisted?.has(rows[i]!.id) ?? false), toFeedItem),
     nextCursor: rows.length > input.limit && last ? encodeFeedCursor({ micros: last.position_micros, id: last.id }) : null,
   };
 }

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { describeError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { keptJson } from './json-text.js';
+import { isKept, keptJson } from './json-text.js';
 
 /** The spec's answer shape for every JSON path outside tRPC: `{ status, message, data?, ...extra }`, `status` equal to the HTTP status. */
 export function envelope(c: Context, status: number, message: string, data?: unknown, extra: Record<string, unknown> = {}) {
@@ -15,17 +15,32 @@ export function envelope(c: Context, status: number, message: string, data?: unk
     if (valueText !== undefined) tail += `,${JSON.stringify(key)}:${valueText}`;
   }
   tail += '}';
-  const dataJson = data === undefined ? undefined : keptJson(data);
-  // Kept bytes are copied once into the body, never decoded or encoded again; anything else stays text.
-  const body =
-    typeof dataJson === 'object'
-      ? Buffer.concat([Buffer.from(`${head},"data":`), ...dataJson, Buffer.from(tail)])
-      : `${head}${dataJson === undefined ? '' : `,"data":${dataJson}`}${tail}`;
+  const body = bodyOf(head, data, tail);
   // With its length known, the compression middleware passes a small answer on without reading it.
   return c.body(body, status as ContentfulStatusCode, {
     'Content-Type': 'application/json',
     'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
   });
+}
+
+/** The last body made around each kept value, with the head and tail it was made with. */
+const keptBodies = new WeakMap<object, { head: string; tail: string; body: Buffer<ArrayBuffer> }>();
+
+/**
+ * The answer's bytes or text. Kept bytes are copied once into the body, never decoded or encoded
+ * again; around a kept value (one that never changes), the same head and tail give the same body,
+ * which is made once and sent as it is. Anything else stays text.
+ */
+function bodyOf(head: string, data: unknown, tail: string): Buffer<ArrayBuffer> | string {
+  if (isKept(data)) {
+    const last = keptBodies.get(data as object);
+    if (last && last.head === head && last.tail === tail) return last.body;
+  }
+  const dataJson = data === undefined ? undefined : keptJson(data);
+  if (typeof dataJson !== 'object') return `${head}${dataJson === undefined ? '' : `,"data":${dataJson}`}${tail}`;
+  const body = Buffer.concat([Buffer.from(`${head},"data":`), ...dataJson, Buffer.from(tail)]);
+  if (isKept(data)) keptBodies.set(data as object, { head, tail, body });
+  return body;
 }
 
 /**

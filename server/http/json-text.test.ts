@@ -67,4 +67,18 @@ describe('envelope text', () => {
     const text = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
     expect(text).toBe(JSON.stringify({ status: 200, message: 'Feeds loaded', data, nextCursor: null }));
   });
+
+  it('is made once around a kept value and sent again as it is, while head and tail are the same', async () => {
+    const data = keepJsonText(Object.freeze([keepJsonText(item(50)), keepJsonText(item(51))]));
+    const app = new Hono().get('/:message', (c) =>
+      envelope(c, 200, c.req.param('message'), data, { nextCursor: c.req.query('next') ?? null }),
+    );
+    const read = async (path: string) => Buffer.from(await (await app.request(path)).arrayBuffer()).toString('utf8');
+    const first = await read('/loaded');
+    expect(first).toBe(JSON.stringify({ status: 200, message: 'loaded', data, nextCursor: null }));
+    expect(await read('/loaded')).toBe(first);
+    expect(await read('/other')).toBe(JSON.stringify({ status: 200, message: 'other', data, nextCursor: null }));
+    expect(await read('/other?next=abc')).toBe(JSON.stringify({ status: 200, message: 'other', data, nextCursor: 'abc' }));
+    expect(await read('/loaded')).toBe(first);
+  });
 });

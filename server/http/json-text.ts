@@ -10,11 +10,17 @@ const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
-/** Keeps the JSON of a frozen value (it must never change afterwards). */
+/** Keeps the JSON of a frozen value (it must never change afterwards); an array of kept values is joined from their bytes. */
 export function keepJsonText<T extends object>(value: T): T {
-  if (!kept.has(value)) kept.set(value, Buffer.from(JSON.stringify(value)));
+  if (!kept.has(value)) {
+    const json = keptJson(value);
+    kept.set(value, typeof json === 'object' ? Buffer.concat(json) : Buffer.from(json ?? 'null'));
+  }
   return value;
 }
+
+/** Whether the value's JSON is kept (so the value never changes). */
+export const isKept = (value: unknown) => typeof value === 'object' && value !== null && kept.has(value);
 
 /**
  * What JSON.stringify(value) would make: the UTF-8 chunks of kept values
