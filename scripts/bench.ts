@@ -56,7 +56,7 @@ const LIKED_POSTS = 8;
 /** Toggles are measured in paired rounds, reference and app one after the other (see likes()). */
 const LIKE_ROUNDS = smoke ? 1 : 3;
 /** The embedded database's read against its own /healthz, in paired rounds as the toggles are. */
-const EMBEDDED_ROUNDS = smoke ? 1 : 3;
+const EMBEDDED_ROUNDS = smoke ? 1 : 5;
 const SEED = { clients: 200, posts: 30, likedClients: 100 };
 
 const log = (line: string) => console.log(`[bench] ${line}`);

@@ -46,15 +46,15 @@ describe('feed items checked once per kept row', () => {
 
   it('gives viewers who like the same posts of a kept page the same frozen list, with its JSON kept', () => {
     const rows = [row(10, [1, 2]), row(11, [2]), row(12, [])];
-    const likes = (viewer: number) => (i: number) => rows[i]!.likes.includes(viewer);
-    const viewer2 = checkedItems(rows, 3, likes(2), toFeedItem);
-    expect(checkedItems(rows, 3, likes(2), toFeedItem)).toBe(viewer2);
+    const likes = (viewer: number, count = 3) => rows.slice(0, count).map((r) => r.likes.includes(viewer));
+    const viewer2 = checkedItems(rows, likes(2), toFeedItem);
+    expect(checkedItems(rows, likes(2), toFeedItem)).toBe(viewer2);
     expect(viewer2.map((item) => item.likedByMe)).toEqual([true, true, false]);
-    const viewer1 = checkedItems(rows, 3, likes(1), toFeedItem);
+    const viewer1 = checkedItems(rows, likes(1), toFeedItem);
     expect(viewer1).not.toBe(viewer2);
     expect(viewer1.map((item) => item.likedByMe)).toEqual([true, false, false]);
     expect(viewer1[0]).toBe(viewer2[0]); // the same kept item inside
-    expect(checkedItems(rows, 2, likes(2), toFeedItem)).toHaveLength(2); // another page length, another list
+    expect(checkedItems(rows, likes(2, 2), toFeedItem)).toHaveLength(2); // another page length, another list
     expect(Object.isFrozen(viewer2)).toBe(true);
     const json = keptJson(viewer2);
     expect(Array.isArray(json) && json.length === 1 && json[0]!.toString('utf8')).toBe(JSON.stringify(viewer2));
@@ -63,12 +63,12 @@ describe('feed items checked once per kept row', () => {
 
   it(`keeps at most ${MAX_KEPT_LISTS} lists per kept page; other viewers get lists of their own, as correct`, () => {
     const rows = Array.from({ length: 6 }, (_, i) => row(20 + i, []));
-    const pattern = (bits: number) => (i: number) => ((bits >> i) & 1) === 1;
-    for (let bits = 0; bits < MAX_KEPT_LISTS; bits++) checkedItems(rows, 6, pattern(bits), toFeedItem);
-    const beyond = checkedItems(rows, 6, pattern(MAX_KEPT_LISTS), toFeedItem);
-    expect(checkedItems(rows, 6, pattern(MAX_KEPT_LISTS), toFeedItem)).not.toBe(beyond);
+    const pattern = (bits: number) => rows.map((_, i) => ((bits >> i) & 1) === 1);
+    for (let bits = 0; bits < MAX_KEPT_LISTS; bits++) checkedItems(rows, pattern(bits), toFeedItem);
+    const beyond = checkedItems(rows, pattern(MAX_KEPT_LISTS), toFeedItem);
+    expect(checkedItems(rows, pattern(MAX_KEPT_LISTS), toFeedItem)).not.toBe(beyond);
     expect(beyond.map((item) => item.likedByMe)).toEqual([false, false, false, false, true, false]);
-    expect(checkedItems(rows, 6, pattern(3), toFeedItem)).toBe(checkedItems(rows, 6, pattern(3), toFeedItem));
+    expect(checkedItems(rows, pattern(3), toFeedItem)).toBe(checkedItems(rows, pattern(3), toFeedItem));
     expect(checkFeedPage({ items: beyond, nextCursor: null }).items).toBe(beyond);
   });
 });

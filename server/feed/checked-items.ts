@@ -49,24 +49,20 @@ const listsOfRows = new WeakMap<readonly PostRow[], Map<string, FeedItem[]>>();
 const checkedLists = new WeakSet<FeedItem[]>();
 
 /**
- * The first `count` rows' items for one viewer (`likedByMe(i)` for rows[i]).
+ * The first rows' items for one viewer, `likedByMe[i]` for rows[i].
  * Viewers who like the same posts of a kept row list get the same frozen
  * list, with its JSON kept (made from its items' kept bytes): most viewers of
  * a page share one of a few patterns (none liked, all liked), and their
  * answers are then the same bytes. At most MAX_KEPT_LISTS patterns per row
  * list are kept; beyond them a list is made per read, of the same kept items.
  */
-export function checkedItems(rows: readonly PostRow[], count: number, likedByMe: (i: number) => boolean, build: Build): FeedItem[] {
-  const liked: boolean[] = [];
-  let pattern = `${count}:`;
-  for (let i = 0; i < count; i++) {
-    liked.push(likedByMe(i));
-    pattern += liked[i] ? '1' : '0';
-  }
+export function checkedItems(rows: readonly PostRow[], likedByMe: readonly boolean[], build: Build): FeedItem[] {
+  let pattern = `${likedByMe.length}:`;
+  for (const liked of likedByMe) pattern += liked ? '1' : '0';
   let lists = listsOfRows.get(rows);
   const kept = lists?.get(pattern);
   if (kept) return kept;
-  const items = liked.map((likes, i) => checkedItem(rows[i]!, likes, build));
+  const items = likedByMe.map((liked, i) => checkedItem(rows[i]!, liked, build));
   if (!lists) {
     lists = new Map();
     listsOfRows.set(rows, lists);

@@ -51,13 +51,23 @@ export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer:
   if (input.cursor && !before) throw badRequest(BAD_CURSOR, { cursor: [BAD_CURSOR] });
   const key = `${input.cursor ?? ''}/${input.limit}`;
   const rows = await deps.feedPages.rows(key, () => repo.listPosts(deps.db, null, before, input.limit));
-  const count = Math.min(rows.length, input.limit);
-  const listed = rows.slice(0, count).map((p) => p.likes.includes(viewer.id));
-  const unlisted = rows.slice(0, count).flatMap((p, i) => (!listed[i] && p.like_count > p.likes.length ? [p.id] : []));
-  const likedUnlisted = unlisted.length ? new Set(await repo.likedAmong(deps.db, viewer.id, unlisted)) : null;
-  const last = rows[count - 1];
+  // Whether the viewer likes each post of the page: from the listed liker ids, else one small query for posts with more likes than are listed.
+  const liked: boolean[] = [];
+  const unlisted: number[] = [];
+  for (const row of rows.slice(0, input.limit)) {
+    const listed = row.likes.includes(viewer.id);
+    liked.push(listed);
+    if (!listed && row.like_count > row.likes.length) unlisted.push(row.id);
+  }
+  if (unlisted.length) {
+    const likedUnlisted = new Set(await repo.likedAmong(deps.db, viewer.id, unlisted));
+    liked.forEach((likes, i) => {
+      if (!likes && likedUnlisted.has(rows[i]!.id)) liked[i] = true;
+    });
+  }
+  const last = rows[liked.length - 1];
   return {
-    items: checkedItems(rows, count, (i) => listed[i] || (likedUnlisted?.has(rows[i]!.id) ?? false), toFeedItem),
+    items: checkedItems(rows, liked, toFeedItem),
     nextCursor: rows.length > input.limit && last ? encodeFeedCursor({ micros: last.position_micros, id: last.id }) : null,
   };
 }
