@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
+import { keptAnswerOf } from './envelope.js';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -53,6 +54,28 @@ export function compressBody(body: Uint8Array, encoding: Encoding): Promise<Buff
     : gzipAsync(body, { level: 6 });
 }
 
+/** Compressed forms of kept answers, made once per answer and encoding (concurrent requests share one). */
+const compressedKept = new WeakMap<Uint8Array, Partial<Record<Encoding, Promise<Buffer>>>>();
+
+/** compressBody for bytes that never change (a kept answer, envelope.ts): compressed once, then reused. */
+export function compressKept(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
+  let forms = compressedKept.get(body);
+  if (!forms) {
+    forms = {};
+    compressedKept.set(body, forms);
+  }
+  let form = forms[encoding];
+  if (!form) {
+    form = compressBody(body, encoding);
+    forms[encoding] = form;
+    // A failure is not kept: the next request tries again.
+    form.catch(() => {
+      if (forms[encoding] === form) delete forms[encoding];
+    });
+  }
+  return form;
+}
+
 /** Adds Accept-Encoding to a response's Vary header, once. */
 export function varyOnEncoding(headers: Headers) {
   const vary = headers.get('Vary');
@@ -80,18 +103,27 @@ export function compressResponses(threshold = COMPRESSION_THRESHOLD): Middleware
     const encoding = negotiateEncoding(c.req.header('Accept-Encoding'));
     if (!encoding || length < threshold) return;
     const res = c.res;
-    if (!res.body) return;
-    const body = new Uint8Array(await res.arrayBuffer());
+    // A kept answer's bytes are compressed once for all the requests that get them.
+    const kept = keptAnswerOf(res);
+    if (!kept && !res.body) return;
+    const body = kept ?? new Uint8Array(await res.arrayBuffer());
     if (body.byteLength < threshold) {
-      c.res = new Response(body, res);
+      if (!kept) c.res = new Response(body, res);
       return;
     }
-    const compressed = await compressBody(body, encoding);
-    c.res = new Response(new Uint8Array(compressed), res);
-    c.res.headers.set('Content-Encoding', encoding);
-    c.res.headers.set('Content-Length', String(compressed.byteLength));
+    const compressed = kept ? await compressKept(kept, encoding) : await compressBody(body, encoding);
+    const compressedHeaders = new Headers(headers);
+    compressedHeaders.set('Content-Encoding', encoding);
+    compressedHeaders.set('Content-Length', String(compressed.byteLength));
     // A strong validator names exact bytes; these bytes differ from the uncompressed ones.
-    const etag = c.res.headers.get('ETag');
-    if (etag && !etag.startsWith('W/')) c.res.headers.set('ETag', `W/${etag}`);
+    const etag = compressedHeaders.get('ETag');
+    if (etag && !etag.startsWith('W/')) compressedHeaders.set('ETag', `W/${etag}`);
+    // The old answer is let go first: assigned over it, Hono would read its body (on @hono/node-server a
+    // WHATWG response with a stream, made for that) to merge headers that are all copied here already.
+    c.res = undefined;
+    c.res = new Response(new Uint8Array(compressed), {
+      status: res.status,
+      headers: compressedHeaders,
+    });
   };
 }

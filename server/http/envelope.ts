@@ -17,11 +17,23 @@ export function envelope(c: Context, status: number, message: string, data?: unk
   tail += '}';
   const body = bodyOf(head, data, tail);
   // With its length known, the compression middleware passes a small answer on without reading it.
-  return c.body(body, status as ContentfulStatusCode, {
+  const res = c.body(body, status as ContentfulStatusCode, {
     'Content-Type': 'application/json',
     'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
   });
+  if (typeof body !== 'string' && isKept(data)) keptAnswers.set(res, body);
+  return res;
 }
+
+/** Responses whose body is a kept answer (made once around a kept value, sent again as it is). */
+const keptAnswers = new WeakMap<Response, Buffer<ArrayBuffer>>();
+
+/**
+ * The kept bytes this response carries, if it is a kept answer and still the
+ * response as the envelope made it: the compression middleware compresses
+ * such bytes once (compression.ts), not for every request.
+ */
+export const keptAnswerOf = (res: Response) => keptAnswers.get(res);
 
 /** The last body made around each kept value, with the head and tail it was made with. */
 const keptBodies = new WeakMap<object, { head: string; tail: string; body: Buffer<ArrayBuffer> }>();

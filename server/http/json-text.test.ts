@@ -1,8 +1,8 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { compressResponses } from './compression.js';
-import { envelope } from './envelope.js';
+import { compressKept, compressResponses } from './compression.js';
+import { envelope, keptAnswerOf } from './envelope.js';
 import { keepJsonText, keptJson } from './json-text.js';
 
 /** The text keptJson stands for, chunks or not. */
@@ -80,5 +80,31 @@ describe('envelope text', () => {
     expect(await read('/other')).toBe(JSON.stringify({ status: 200, message: 'other', data, nextCursor: null }));
     expect(await read('/other?next=abc')).toBe(JSON.stringify({ status: 200, message: 'other', data, nextCursor: 'abc' }));
     expect(await read('/loaded')).toBe(first);
+  });
+
+  it('a kept answer is compressed once per encoding, and every request gets the whole answer', async () => {
+    const data = keepJsonText(Object.freeze(Array.from({ length: 40 }, (_, i) => keepJsonText(item(100 + i)))));
+    const app = new Hono();
+    app.use('*', compressResponses());
+    app.get('/', (c) => envelope(c, 200, 'Feeds loaded', data, { nextCursor: null }));
+    const expected = JSON.stringify({ status: 200, message: 'Feeds loaded', data, nextCursor: null });
+    const decode = { gzip: gunzipSync, br: brotliDecompressSync } as const;
+    for (const encoding of ['gzip', 'br', 'gzip', 'br'] as const) {
+      const res = await app.request('/', { headers: { 'Accept-Encoding': encoding } });
+      expect(res.headers.get('content-encoding')).toBe(encoding);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength);
+      expect(decode[encoding](bytes).toString('utf8')).toBe(expected);
+    }
+    const plain = await app.request('/');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(expected);
+
+    const answer = new Hono().get('/', (c) => envelope(c, 200, 'Feeds loaded', data, { nextCursor: null }));
+    const kept = keptAnswerOf(await answer.request('/'));
+    expect(kept).toBeDefined();
+    expect(compressKept(kept!, 'gzip')).toBe(compressKept(kept!, 'gzip'));
+    expect(compressKept(kept!, 'br')).not.toBe(compressKept(kept!, 'gzip'));
+    expect(keptAnswerOf(await new Hono().get('/', (c) => envelope(c, 200, 'ok', { a: 1 })).request('/'))).toBeUndefined();
   });
 });
