@@ -2,6 +2,7 @@ import { initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import { ROLE } from '../auth/roles.js';
 import type { SessionUser } from '../auth/session.js';
+import { isDiskFull } from '../db/disk-full.js';
 import { AppError, RateLimitError, asOutage, describeError } from '../errors.js';
 import type { SignInOutcome } from '../observability/metrics.js';
 import { tracing } from '../observability/tracing.js';
@@ -112,8 +113,10 @@ function guard<A extends Access>(access: A) {
     if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
       release?.();
       const outage = asOutage(result.error.cause);
+      if (isDiskFull(result.error.cause)) ctx.deps.dbHandle.writes.failedForDiskFull();
       if (outage !== result.error.cause) throw outage;
     }
+    if (result.ok && type === 'mutation') ctx.deps.dbHandle.writes.succeeded();
     if (!release) return result;
     if (!result.ok || !isAsyncIterable(result.data)) {
       release();
