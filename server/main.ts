@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/index.js';
 import { type DataDirLock, DataDirLockedError, acquireDataDirLock } from './db/lock.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
+import { ACCEPT_QUEUE_MAX_MS } from './http/lifecycle.js';
 import { removeInternalToken, writeInternalToken } from './internal/token.js';
 import { startTracing, stopTracing } from './observability/tracing.js';
 import { DEMO_ACCOUNTS } from './seed/demo.js';
@@ -86,7 +87,7 @@ async function main() {
     stopping = true;
     console.log(`${signal} received: closing connections and the database…`);
     // A safety net only: server.close() itself cuts off what outlives the grace period.
-    const limitMs = config.shutdownDrainDelayMs + config.shutdownGraceMs + 5_000;
+    const limitMs = config.shutdownDrainDelayMs + ACCEPT_QUEUE_MAX_MS + config.shutdownGraceMs + 5_000;
     setTimeout(() => {
       console.warn(`Shutdown took longer than ${limitMs / 1000} s; exiting anyway.`);
       process.exit(1);

@@ -96,7 +96,7 @@ export async function listen(
     httpServer,
     /**
      * Graceful stop: readiness turns 503 (for the drain delay, still serving),
-     * then no new connections; WebSocket clients are told to reconnect
+     * then no new connections once those queued are accepted; WebSocket clients are told to reconnect
      * elsewhere; in-flight requests get the grace period to finish; then
      * every connection is closed and realtime and mail wind down.
      */
@@ -104,14 +104,15 @@ export async function listen(
       closing ??= (async () => {
         lifecycle.startDraining();
         if (config.shutdownDrainDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainDelayMs));
-        const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        httpServer.closeIdleConnections();
+        const closed = new Promise<void>((resolve) => httpServer.once('close', () => resolve()));
+        await lifecycle.stopAccepting(httpServer);
         await ws.close();
         if (!(await lifecycle.idle(config.shutdownGraceMs))) {
           deps.logger.warn(`shutdown: ${lifecycle.inFlight} request(s) still running after ${config.shutdownGraceMs} ms were cut off`);
         }
         httpServer.closeAllConnections();
         await closed;
+        httpServer.close(); // not listening any more: this only stops http.Server's timeout checks
         await deps.feedBus.stop();
         await deps.jobs.stop();
         await deps.followUpBus.stop();

@@ -168,6 +168,45 @@ describe('behind a trusted proxy, then shutting down', () => {
   });
 });
 
+describe('closing under a burst of connections (default drain delay of 0)', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ LOG_LEVEL: 'silent' });
+  }, START);
+  afterAll(() => s?.stop());
+
+  it('answers every connection queued when the close began, then refuses new ones (none is reset)', SLOW, async () => {
+    expect(loadConfig({}).shutdownDrainDelayMs).toBe(0);
+    // Opened in one turn of the event loop: the kernel completes them into the listener's accept queue, unaccepted.
+    const burst = Array.from({ length: 40 }, () => {
+      const socket = connect(s.port, '127.0.0.1');
+      cleanups.push(() => socket.destroy());
+      return new Promise<string>((resolve) => {
+        let answer = '';
+        socket.once('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+        socket.on('data', (d) => {
+          answer += String(d);
+        });
+        socket.once('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code}`));
+        socket.once('close', () => resolve(answer));
+      });
+    });
+    const closing = s.close();
+    const answers = await Promise.all(burst);
+    for (const answer of answers) {
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    }
+    await closing;
+    const late = connect(s.port, '127.0.0.1');
+    cleanups.push(() => late.destroy());
+    const refused = await new Promise<string | undefined>((resolve) =>
+      late.once('error', (err: NodeJS.ErrnoException) => resolve(err.code)),
+    );
+    expect(refused).toBe('ECONNREFUSED');
+  });
+});
+
 describe('SIGTERM on the real process', () => {
   const data = tempDataDir();
   afterAll(() => data.remove());
@@ -213,7 +252,7 @@ describe('SIGTERM on the real process', () => {
 
     req.end(body.slice(half));
     const answer = await response;
-    expect(answer.status).toBe(200);
+    expect(answer.status, answer.text).toBe(200);
     expect(JSON.parse(answer.text).message).toContain('Thanks for reaching out');
 
     const result = await proc.exited;
