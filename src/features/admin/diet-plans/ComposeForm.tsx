@@ -69,6 +69,7 @@ export function ComposeForm({
 
   return (
     <form
+      method="post"
       onSubmit={form.handleSubmit((plan) => onSave(withGuidelines(plan)))}
       noValidate
       className="flex flex-col gap-5"

@@ -194,7 +194,7 @@ function ReplyDialog({ open, onClose, row, checkInId }: { open: boolean; onClose
       title={`Reply to ${row.name}`}
       description="The reply shows on the client’s Check-in page and is mailed to them."
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <TextAreaField
           label="Reply"
           rows={5}
@@ -233,7 +233,7 @@ function PauseDialog({ open, onClose, row }: { open: boolean; onClose: () => voi
       title={`Pause ${row.planName}`}
       description={`No check-ins are due for ${row.name} while paused; resuming adds the paused days to the end date.`}
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <TextField
           label="Paused from"
           type="date"

@@ -111,7 +111,7 @@ function CheckInFormCard() {
   return (
     <Card className="p-5 sm:p-8">
       <h2 className="mb-4 text-lg font-bold text-slate-900">Today’s check-in</h2>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
         <TextField
           label="Today’s weight (kg)"
           type="number"

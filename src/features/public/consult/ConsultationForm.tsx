@@ -84,7 +84,7 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
 
   const countryError = errors.country?.message;
   return (
-    <form id={id} onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Consultation booking form">
+    <form id={id} method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Consultation booking form">
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       <RadioGroupField legend="Gender" options={GENDER_OPTIONS} error={errors.gender?.message} {...register('gender')} />
