@@ -52,7 +52,7 @@ export const optionalText = (label: string, max: number, opts: TextOptions = {})
     .nullish()
     .transform((v) => (v ? v : null));
 
-/** Trimmed and lower-cased (no email-format rule on the public forms). */
+/** Trimmed and lower-cased, without a format rule (sign-in and the spec's forms take what was typed). */
 export const emailText = (max = 254) =>
   z
     .string({ error: 'Email is required' })
@@ -61,6 +61,11 @@ export const emailText = (max = 254) =>
     .max(max, `Email must be at most ${max} characters`)
     .pipe(plainText('Email'))
     .transform((email) => email.toLowerCase());
+
+export const INVALID_EMAIL = 'Enter a valid email address, like name@example.com';
+
+/** An address someone will write back to: emailText's rules ('Email is required' when blank), then the format. */
+export const emailAddress = (max = 254) => emailText(max).pipe(z.email(INVALID_EMAIL));
 
 /** An opaque token or cursor a client hands back (single line, bounded). */
 export const tokenText = (label: string, max = 200, invalid = `${label} is not valid`) =>

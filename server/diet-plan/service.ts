@@ -124,7 +124,7 @@ async function clientNameOf(db: Db, clientId: number) {
 /** Renders the composed plan with the client's and the dietitian's names on it. */
 async function render(db: Db, actor: SessionUser, clientId: number, plan: ComposedDietPlan) {
   const clientName = await clientNameOf(db, clientId);
-  return renderDietPlanPdf({ ...plan, clientName, dietitianName: actor.fullName });
+  return renderDietPlanPdf({ ...plan, clientName, dietitian: actor });
 }
 
 const mealCount = (plan: ComposedDietPlan) => plan.days.reduce((n, d) => n + d.meals.length, 0);

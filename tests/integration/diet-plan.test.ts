@@ -33,7 +33,7 @@ beforeAll(async () => {
     from: '2026-01-05',
     to: '2026-02-01',
     clientName: 'Alice Rao',
-    dietitianName: 'Dr. Test',
+    dietitian: { firstName: 'Test', lastName: 'Dietitian' },
     days: [
       {
         label: 'Monday',
