@@ -75,6 +75,7 @@ const envSchema = z
     RATE_LIMIT_FORMS_IP: rateLimit('20/1h'),
     RATE_LIMIT_FORMS_EMAIL: rateLimit('5/1h'),
     RATE_LIMIT_VISITS_IP: rateLimit('300/15m'),
+    RATE_LIMIT_CHECK_INS: rateLimit('10/1h'),
     WS_UNAUTHENTICATED_CLOSE_MS: z.coerce
       .number({ error: 'must be a number of milliseconds' })
       .int('must be a whole number of milliseconds')
@@ -150,6 +151,8 @@ export interface RateLimits {
   formsIp: Window;
   formsEmail: Window;
   visitsIp: Window;
+  /** New check-ins per client (repeats of one clientRequestId are not counted). */
+  checkIns: Window;
 }
 
 /** Where `npm run build` puts the client: dist/ at the repository root. */
@@ -193,6 +196,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       formsIp: env.RATE_LIMIT_FORMS_IP,
       formsEmail: env.RATE_LIMIT_FORMS_EMAIL,
       visitsIp: env.RATE_LIMIT_VISITS_IP,
+      checkIns: env.RATE_LIMIT_CHECK_INS,
     },
     wsUnauthenticatedCloseMs: env.WS_UNAUTHENTICATED_CLOSE_MS,
     wsMaxPerIp: env.WS_MAX_PER_IP,

@@ -128,3 +128,15 @@ export function latestTodayAnywhere(now = new Date()): string {
 
 /** Today in UTC as 'YYYY-MM-DD'. */
 export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+
+/**
+ * The key a client makes once per submission of a create it may send twice
+ * (crypto.randomUUID(), kept while it retries): the server keeps one row per
+ * key and owner (server/db/idempotent.ts).
+ */
+export const idempotencyKey = (label: string) =>
+  z
+    .string({ error: `${label} must be a UUID` })
+    .trim()
+    .toLowerCase()
+    .pipe(z.uuid(`${label} must be a UUID made once per submission, such as crypto.randomUUID() gives`));

@@ -1,21 +1,24 @@
 import { defineRoutes, untrusted } from '../rest/route.js';
-import { checkIn, checkInOverview, createCheckInInput, listCheckInsInput } from './schema.js';
+import { checkInOverview, createCheckInInput, listCheckInsInput, sentCheckIn } from './schema.js';
 
 export const checkInRoutes = defineRoutes([
   {
     method: 'post',
     path: '/check-ins',
-    summary: 'Send a check-in: today’s weight (also recorded in the weight history), adherence 1–5 and notes',
+    summary:
+      'Send a check-in: today’s weight (also recorded in the weight history), adherence 1–5 and notes. 201 for a new check-in; 200 with the first one (repeated: true) when its clientRequestId was sent before',
     tag: 'Check-ins',
     auth: 'required',
     request: { body: createCheckInInput },
-    response: checkIn,
+    response: sentCheckIn,
     successStatus: 201,
-    handle: async ({ caller, body }) => ({
-      status: 201,
-      message: 'Check-in sent. Your dietitian will reply soon.',
-      data: await caller.checkIn.create(untrusted(body)),
-    }),
+    errors: { 429: 'Too many new check-ins for this client (RATE_LIMIT_CHECK_INS; see Retry-After)' },
+    handle: async ({ caller, body }) => {
+      const sent = await caller.checkIn.create(untrusted(body));
+      return sent.repeated
+        ? { status: 200, message: 'This check-in was sent already.', data: sent }
+        : { status: 201, message: 'Check-in sent. Your dietitian will reply soon.', data: sent };
+    },
   },
   {
     method: 'get',

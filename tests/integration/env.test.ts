@@ -46,6 +46,7 @@ describe('configuration defaults', () => {
         formsIp: { max: 20, windowMs: 3_600_000 },
         formsEmail: { max: 5, windowMs: 3_600_000 },
         visitsIp: { max: 300, windowMs: 900_000 },
+        checkIns: { max: 10, windowMs: 3_600_000 },
       },
       wsUnauthenticatedCloseMs: 5000,
       wsMaxPerIp: 50,
@@ -121,6 +122,7 @@ describe('configuration defaults', () => {
         formsIp: { max: 20, windowMs: 3_600_000 },
         formsEmail: { max: 5, windowMs: 3_600_000 },
         visitsIp: { max: 300, windowMs: 900_000 },
+        checkIns: { max: 10, windowMs: 3_600_000 },
       },
     });
   });
