@@ -143,7 +143,7 @@ describe('absolute session lifetime', () => {
     const start = new Date();
     const first = await issueSession(server.deps.db, u.id, undefined, start);
     const day29 = new Date(start.getTime() + 29 * DAY);
-    const renewed = await refresh(server.deps, { refreshToken: first.refreshToken }, day29);
+    const renewed = await refresh(server.deps, { ip: '127.0.0.1', userAgent: 'vitest' }, { refreshToken: first.refreshToken }, day29);
     const row = await server.deps.db
       .selectFrom('sessions')
       .select(['family_started_at', 'refresh_expires_at', 'expires_at'])
@@ -154,6 +154,8 @@ describe('absolute session lifetime', () => {
     expect(row.expires_at.getTime()).toBeLessThanOrEqual(start.getTime() + ABSOLUTE_SESSION_LIFETIME_MS);
 
     const day31 = new Date(start.getTime() + 31 * DAY);
-    await expect(refresh(server.deps, { refreshToken: renewed.data.refreshToken }, day31)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(
+      refresh(server.deps, { ip: '127.0.0.1', userAgent: 'vitest' }, { refreshToken: renewed.data.refreshToken }, day31),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
