@@ -23,10 +23,13 @@ import { MAX_BATCH_SIZE, refuseBatchedAuthCalls } from './trpc/batch-policy.js';
 import { retryAfterMeta } from './trpc/retry-after.js';
 import { appRouter } from './trpc/root.js';
 
+/** Every procedure's path ('auth.signIn', ...): the only tRPC paths the metrics label. */
+const procedurePaths: ReadonlySet<string> = new Set(Object.keys(appRouter._def.procedures));
+
 /** The HTTP side of the app: health, tRPC, REST and the built client on one Hono app. */
 export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internalToken?: string; lifecycle?: Lifecycle } = {}) {
   const app = new Hono();
-  app.use('*', observeRequests(deps));
+  app.use('*', observeRequests(deps, { procedures: procedurePaths }));
   app.use('*', securityHeaders({ publicUrl: deps.config.publicUrl }));
   app.use('*', compressResponses());
   app.route('/metrics', metricsRoute(deps));

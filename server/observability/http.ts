@@ -43,7 +43,12 @@ export function requestRecord(c: Context): RequestRecord | undefined {
   return c.get('request');
 }
 
-/** The route label: the procedure path(s) for tRPC, the matched pattern otherwise. */
+/** The label of every tRPC path that names no procedure, and of every method HTTP does not define. */
+export const UNKNOWN_LABEL = 'unknown';
+/** The methods a label may carry; anything else counts as UNKNOWN_LABEL (a caller chooses the method). */
+const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The route: the procedure path(s) for tRPC, the matched pattern otherwise. */
 function routeOf(c: Context, rec: RequestRecord): string {
   if (rec.procedures) return `/trpc/${rec.procedures.join(',')}`;
   const pattern = routePath(c); // after next(): the handler that answered
@@ -51,11 +56,30 @@ function routeOf(c: Context, rec: RequestRecord): string {
 }
 
 /**
+ * The metrics' labels come from what a caller sends, and every distinct value
+ * is a series kept until the process ends: a tRPC path is a label only when it
+ * names a procedure, and a method only when HTTP defines it. Route patterns
+ * and statuses come from the code, so they are bounded already.
+ */
+function recordMetrics(
+  metrics: AppDeps['metrics'],
+  c: Context,
+  rec: RequestRecord,
+  procedures: ReadonlySet<string>,
+  status: number,
+  seconds: number,
+) {
+  const method = LABELLED_METHODS.has(c.req.method) ? c.req.method : UNKNOWN_LABEL;
+  if (!rec.procedures) return metrics.httpRequest(method, routeOf(c, rec), status, seconds);
+  for (const p of rec.procedures) metrics.httpRequest(method, procedures.has(p) ? `/trpc/${p}` : UNKNOWN_LABEL, status, seconds);
+}
+
+/**
  * First middleware: a request id (a sane incoming X-Request-Id, else a new
  * one) echoed in the response; then one log line and one histogram sample
  * per request, by route pattern, never the raw path with ids in it.
  */
-export function observeRequests(deps: Pick<AppDeps, 'logger' | 'metrics'>): MiddlewareHandler {
+export function observeRequests(deps: Pick<AppDeps, 'logger' | 'metrics'>, opts: { procedures: ReadonlySet<string> }): MiddlewareHandler {
   const { logger, metrics } = deps;
   return async (c, next) => {
     const start = performance.now();
@@ -66,11 +90,7 @@ export function observeRequests(deps: Pick<AppDeps, 'logger' | 'metrics'>): Midd
     defaultResponseHeaders(c, [[REQUEST_ID_HEADER, rec.id]]);
     const status = c.res.status;
     const method = c.req.method;
-    if (metrics.enabled) {
-      if (rec.procedures && rec.procedures.length > 1) {
-        for (const p of rec.procedures) metrics.httpRequest(method, `/trpc/${p}`, status, seconds);
-      } else metrics.httpRequest(method, routeOf(c, rec), status, seconds);
-    }
+    if (metrics.enabled) recordMetrics(metrics, c, rec, opts.procedures, status, seconds);
     const fields = {
       reqId: rec.id,
       method,

@@ -28,7 +28,7 @@ describe('logs, request ids and metrics', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ LOG_LEVEL: 'debug', METRICS_TOKEN }, { logDestination: logs.destination });
-  });
+  }, 180_000);
   afterAll(async () => {
     await server?.stop();
   });
@@ -219,6 +219,42 @@ describe('logs, request ids and metrics', () => {
       live.close();
     }
   });
+
+  it('labels only procedures that exist: 4,000 made-up tRPC paths, batches and methods add one label', async () => {
+    const routeLabels = async () => {
+      const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const text = await res.text();
+      const series = text.split('\n').filter((l) => l.startsWith('http_request_duration_seconds_count{'));
+      return { series, bytes: text.length, routes: new Set(series.map((l) => /route="([^"]*)"/.exec(l)?.[1])) };
+    };
+    // A real call and a scrape first, so their labels exist before the flood.
+    expect((await fetch(`${server.url}/trpc/countries.list`)).status).toBe(200);
+    await routeLabels();
+    const before = await routeLabels();
+    const madeUp = async (i: number) => {
+      const url = [
+        `/trpc/made.up${i}`,
+        `/trpc/countries.list,made.up${i}?batch=1&input=%7B%7D`,
+        `/trpc/made.up${i}`,
+        `/trpc/x${i}.y,z${i}?batch=1&input=%7B%7D`,
+      ][i % 4];
+      const res = await fetch(`${server.url}${url}`, i % 4 === 2 ? { method: 'POST', body: '{}' } : {});
+      await res.arrayBuffer();
+    };
+    for (let i = 0; i < 4_000; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => madeUp(i + j)));
+    const after = await routeLabels();
+    const added = [...after.routes].filter((r) => !before.routes.has(r));
+    // A request tRPC refuses before it reads the path keeps the route's own pattern.
+    expect(
+      added.filter((r) => r !== 'unknown' && r !== '/trpc/*'),
+      added.join(', '),
+    ).toEqual([]);
+    expect([...after.routes].filter((r) => r?.includes('made.up'))).toEqual([]);
+    expect(after.routes.has('/trpc/countries.list')).toBe(true);
+    // A handful of (method, status) pairs for 'unknown', not one series per path.
+    expect(after.series.length - before.series.length).toBeLessThan(10);
+    expect(after.bytes).toBeLessThan(before.bytes + 20_000);
+  }, 300_000);
 
   it('answers 404 at /metrics when METRICS_TOKEN is not set, and records nothing', async () => {
     const metrics = createMetrics({ enabled: false });
