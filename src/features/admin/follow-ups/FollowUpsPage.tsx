@@ -61,8 +61,6 @@ export function FollowUpsPage() {
         <Loading label="Loading the follow-up queue" />
       ) : queue.isError ? (
         <LoadError error={queue.error} onRetry={() => void queue.refetch()} />
-      ) : queue.data.rows.length === 0 ? (
-        <EmptyState Icon={ClipboardCheck}>No client is on a running plan.</EmptyState>
       ) : (
         <FollowUpList rows={queue.data.rows} view={view} />
       )}
@@ -91,8 +89,10 @@ function FollowUpList({ rows, view }: { rows: FollowUpRow[]; view: FollowUpView 
           </Link>
         ))}
       </nav>
-      {shown.length === 0 ? (
-        <EmptyState Icon={ClipboardCheck}>{`Nobody is ${FOLLOW_UP_VIEWS[view!].label.toLowerCase()} right now.`}</EmptyState>
+      {rows.length === 0 ? (
+        <EmptyState Icon={ClipboardCheck}>No client is on a running plan.</EmptyState>
+      ) : shown.length === 0 ? (
+        <EmptyState Icon={ClipboardCheck}>{`No client is ${FOLLOW_UP_VIEWS[view!].label.toLowerCase()} right now.`}</EmptyState>
       ) : (
         <ol className="flex flex-col gap-3" data-testid="follow-up-queue">
           {shown.map((row) => (
