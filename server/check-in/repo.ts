@@ -3,17 +3,8 @@ import type { Db } from '../db/index.js';
 import type { FollowUpReminderKind } from '../db/schema.js';
 import { CHECK_IN_HISTORY_LIMIT } from './schema.js';
 
-const checkInColumns = [
-  'c.id',
-  'c.client_id',
-  'c.date',
-  'c.weight_kg',
-  'c.adherence',
-  'c.notes',
-  'c.reply',
-  'c.replied_at',
-  'c.created_at',
-] as const;
+const checkInFields = ['id', 'client_id', 'date', 'weight_kg', 'adherence', 'notes', 'reply', 'replied_at', 'created_at'] as const;
+const checkInColumns = checkInFields.map((f) => `c.${f}` as const);
 
 /**
  * Stores a check-in and returns it as stored; with a clientRequestId already
@@ -35,19 +26,7 @@ export function insertCheckIn(
     .insertInto('check_ins')
     .values(row)
     .onConflict((oc) => oc.columns(['client_id', 'client_request_id']).doNothing())
-    .returning([
-      'id',
-      'client_id',
-      'date',
-      'weight_kg',
-      'adherence',
-      'notes',
-      'reply',
-      'replied_at',
-      'created_at',
-      sql<string | null>`null`.as('replier_first'),
-      sql<string | null>`null`.as('replier_last'),
-    ])
+    .returning([...checkInFields, sql<string | null>`null`.as('replier_first'), sql<string | null>`null`.as('replier_last')])
     .executeTakeFirst();
 }
 

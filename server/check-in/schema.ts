@@ -122,4 +122,18 @@ export const followUpRow = z.object({
   daysSinceContact: z.number().int().nullable(),
 });
 export type FollowUpRow = z.infer<typeof followUpRow>;
+
+/**
+ * The dietitian's daily work in the queue, as the console's Overview counts
+ * it and the Follow-ups page filters it (?show=awaiting-reply, ?show=overdue).
+ */
+export const FOLLOW_UP_VIEWS = {
+  'awaiting-reply': {
+    label: 'Awaiting a reply',
+    includes: (row: Pick<FollowUpRow, 'lastCheckIn'>) => row.lastCheckIn !== null && row.lastCheckIn.reply === null,
+  },
+  overdue: { label: 'Overdue', includes: (row: Pick<FollowUpRow, 'state'>) => row.state === 'overdue' },
+} as const;
+export type FollowUpView = keyof typeof FOLLOW_UP_VIEWS;
+export const followUpViewHref = (view: FollowUpView) => `/follow-ups?show=${view}`;
 export const followUpQueue = z.object({ today: z.string(), rows: z.array(followUpRow) });

@@ -67,8 +67,9 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await overlay.run(book.mutateAsync(values));
-      toast.success(CONSULTATION_BOOKED);
+      const booked = await overlay.run(book.mutateAsync(values));
+      // A repeat of an open request says it is in hand (and since when) instead of pretending to book again.
+      toast.success(booked.repeated ? booked.message : CONSULTATION_BOOKED);
       reset(EMPTY_CONSULTATION);
       onBooked();
     } catch (err) {
