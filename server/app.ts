@@ -43,6 +43,8 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
       await sql`select 1`.execute(deps.db);
       // An instance that cannot hear NOTIFY would miss feed events and session revocations.
       if (!deps.dbHandle.listening()) throw new Error('the LISTEN connection is down');
+      // A skewed clock is worth a warning in the log, not taking the instance out of service.
+      await deps.clockSkew.checkOccasionally();
       return envelope(c, 200, 'ready', { database: deps.dbHandle.kind });
     } catch (err) {
       deps.logger.warn('readiness check failed', { error: (err as Error).message });

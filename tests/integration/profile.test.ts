@@ -75,6 +75,36 @@ describe('profile', () => {
     expect(cleared.data).toMatchObject({ phone: null, heightM: null, weightKg: null });
   });
 
+  it('changes only the fields sent, over tRPC and REST alike, and refuses a change with no field', async () => {
+    const user = await server.user({ firstName: 'Lata', lastName: 'Iyer', heightM: 1.58, weightKg: 60 });
+    const api = client({ token: user.token });
+    await api.profile.update.mutate({ firstName: 'Lata', phone: '9876543210' });
+
+    const onlyWeight = await api.profile.update.mutate({ weightKg: 59.5 });
+    expect(onlyWeight.data).toMatchObject({ firstName: 'Lata', lastName: 'Iyer', phone: '9876543210', heightM: 1.58, weightKg: 59.5 });
+
+    const rest = await server.request('PUT', '/api/profile', { token: user.token, body: { lastName: 'Iyer-Rao' } });
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual({
+      status: 200,
+      message: 'Your profile has been saved.',
+      data: expect.objectContaining({ firstName: 'Lata', lastName: 'Iyer-Rao', phone: '9876543210', heightM: 1.58, weightKg: 59.5 }),
+    });
+    // Clearing is explicit: null or an empty value.
+    const cleared = await server.request('PUT', '/api/profile', { token: user.token, body: { phone: '', heightM: null } });
+    expect(cleared.body.data).toMatchObject({ lastName: 'Iyer-Rao', phone: null, heightM: null, weightKg: 59.5 });
+    expect((await server.request('GET', '/api/profile', { token: user.token })).body.data).toMatchObject({
+      fullName: 'Lata Iyer-Rao',
+      weightKg: 59.5,
+    });
+
+    const empty = await server.request('PUT', '/api/profile', { token: user.token, body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('Send at least one of firstName, lastName, phone, heightM or weightKg to change.');
+    expect((await failure(api.profile.update.mutate({}))).data?.httpStatus).toBe(400);
+    expect((await server.request('PUT', '/api/profile', { body: { weightKg: 50 } })).status).toBe(401);
+  });
+
   it('refuses without a session', async () => {
     const err = await failure(client().profile.get.query());
     expect(err.data?.httpStatus).toBe(401);
