@@ -8,6 +8,7 @@ export const checkInRoutes = defineRoutes([
     summary: 'Send a check-in: today’s weight (also recorded in the weight history), adherence 1–5 and notes',
     tag: 'Check-ins',
     auth: 'required',
+    clientData: true,
     request: { body: createCheckInInput },
     response: checkIn,
     successStatus: 201,
@@ -23,6 +24,7 @@ export const checkInRoutes = defineRoutes([
     summary: 'A client’s next due check-in and their check-ins with the dietitian’s replies, newest first',
     tag: 'Check-ins',
     auth: 'required',
+    clientData: true,
     request: { query: listCheckInsInput },
     response: checkInOverview,
     handle: async ({ caller, query }) => ({

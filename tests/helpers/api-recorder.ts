@@ -17,6 +17,8 @@ export type Exchange = {
 };
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The signed PDF link (server/diet-plan/http.ts) is a binary download beside the JSON API, not one of its operations. */
+const OUTSIDE_THE_JSON_API = /^\/api\/diet-plan\/pdf\//;
 const recorded: Promise<Exchange | null>[] = [];
 let installed = false;
 
@@ -33,7 +35,9 @@ export function recordApiCalls() {
   globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    if (!LOOPBACK.has(url.hostname) || !url.pathname.startsWith('/api/')) return original(input, init);
+    if (!LOOPBACK.has(url.hostname) || !url.pathname.startsWith('/api/') || OUTSIDE_THE_JSON_API.test(url.pathname)) {
+      return original(input, init);
+    }
     const test = expect.getState().currentTestName ?? '(outside a test)';
     const requestBody = request.body ? await request.clone().text() : undefined;
     const response = await original(input, init);
