@@ -17,8 +17,11 @@ export type Exchange = {
 };
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-/** The signed PDF link (server/diet-plan/http.ts) is a binary download beside the JSON API, not one of its operations. */
-const OUTSIDE_THE_JSON_API = /^\/api\/diet-plan\/pdf\//;
+/**
+ * Served beside the REST routes, not operations of the document: the document itself, and the signed
+ * PDF link (server/diet-plan/http.ts), a binary download.
+ */
+const OUTSIDE_THE_JSON_API = /^\/api\/(openapi\.json$|diet-plan\/pdf\/)/;
 const recorded: Promise<Exchange | null>[] = [];
 let installed = false;
 
