@@ -84,6 +84,7 @@ export const authRoutes = defineRoutes([
     tag: TAG,
     auth: 'none',
     request: { body: resetPasswordInput },
+    errors: { 429: 'Too many passwords are being checked for this address or account right now (see Retry-After)' },
     handle: async ({ caller, body }) => caller.auth.resetPassword(untrusted(body)),
   },
 ]);

@@ -9,6 +9,7 @@ export const checkInRoutes = defineRoutes([
       'Send a check-in: today’s weight (also recorded in the weight history), adherence 1–5 and notes. 201 for a new check-in; 200 with the first one (repeated: true) when its clientRequestId was sent before',
     tag: 'Check-ins',
     auth: 'required',
+    clientData: true,
     request: { body: createCheckInInput },
     response: sentCheckIn,
     successStatus: 201,
@@ -26,6 +27,7 @@ export const checkInRoutes = defineRoutes([
     summary: 'A client’s next due check-in and their check-ins with the dietitian’s replies, newest first',
     tag: 'Check-ins',
     auth: 'required',
+    clientData: true,
     request: { query: listCheckInsInput },
     response: checkInOverview,
     handle: async ({ caller, query }) => ({

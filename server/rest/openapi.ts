@@ -123,7 +123,7 @@ export const ERROR_ANSWERS: Record<number, ErrorAnswer> = {
  * cannot drift from what the server does:
  * - 400 when it takes any input (a body is always parsed as JSON, except on GET);
  * - 401 and 403 when it requires a session (auth/guards.ts refuses other people’s ids);
- * - 404 when its path names something (a path parameter);
+ * - 404 when its path names something (a path parameter), or a dietitian names the client it acts for;
  * - 413 when it reads a body (server/http/body-limit.ts bounds every one);
  * - 500 and 503 always (any route can fail, and any can meet a database outage);
  * - and whatever the route declares in `errors` (409, a rate limit’s 429, a 404 from its input...).
@@ -136,7 +136,7 @@ export function errorStatuses(route: RestRoute): number[] {
     statuses.add(401);
     statuses.add(403);
   }
-  if (pathParamNames(route.path).length > 0) statuses.add(404);
+  if (pathParamNames(route.path).length > 0 || route.clientData) statuses.add(404);
   if (readsBody) statuses.add(413);
   for (const status of Object.keys(route.errors ?? {})) statuses.add(Number(status));
   return [...statuses].sort((a, b) => a - b);
@@ -158,7 +158,7 @@ function errorResponse(status: number, description?: string) {
   };
 }
 
-/** Whether a zod schema, read as input, also takes text for a number (numberField, idField...: forms and query strings send text). */
+/** Text that a preprocessed number field also takes (numberField, idField...: forms and query strings send text). */
 const NUMERIC_TEXT: JsonSchema = { type: 'string', pattern: '^\\s*-?\\d+(\\.\\d+)?\\s*$', description: 'The same number, as text.' };
 
 /** What a field takes when absent, seen through preprocessing and pipes: undefined when the field is required. */

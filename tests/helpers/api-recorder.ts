@@ -17,6 +17,11 @@ export type Exchange = {
 };
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/**
+ * Served beside the REST routes, not operations of the document: the document itself, and the signed
+ * PDF link (server/diet-plan/http.ts), a binary download.
+ */
+const OUTSIDE_THE_JSON_API = /^\/api\/(openapi\.json$|diet-plan\/pdf\/)/;
 const recorded: Promise<Exchange | null>[] = [];
 let installed = false;
 
@@ -33,7 +38,9 @@ export function recordApiCalls() {
   globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    if (!LOOPBACK.has(url.hostname) || !url.pathname.startsWith('/api/')) return original(input, init);
+    if (!LOOPBACK.has(url.hostname) || !url.pathname.startsWith('/api/') || OUTSIDE_THE_JSON_API.test(url.pathname)) {
+      return original(input, init);
+    }
     const test = expect.getState().currentTestName ?? '(outside a test)';
     const requestBody = request.body ? await request.clone().text() : undefined;
     const response = await original(input, init);
