@@ -4,6 +4,7 @@ import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppDeps } from './deps.js';
+import { DISK_FULL_RETRY_AFTER_SECONDS } from './db/disk-full.js';
 import { OUTAGE_RETRY_AFTER_SECONDS } from './errors.js';
 import type { Lifecycle } from './http/lifecycle.js';
 import { dietPlanPdfRoutes } from './diet-plan/http.js';
@@ -45,6 +46,11 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
       if (!deps.dbHandle.listening()) throw new Error('the LISTEN connection is down');
       // A skewed clock is worth a warning in the log, not taking the instance out of service.
       await deps.clockSkew.checkOccasionally();
+      const cannotWrite = await deps.dbHandle.writes.problem();
+      if (cannotWrite) {
+        c.header('Retry-After', String(DISK_FULL_RETRY_AFTER_SECONDS));
+        return envelope(c, 503, cannotWrite);
+      }
       return envelope(c, 200, 'ready', { database: deps.dbHandle.kind });
     } catch (err) {
       deps.logger.warn('readiness check failed', { error: (err as Error).message });

@@ -66,6 +66,7 @@ const envSchema = z
       .regex(/^https?:\/\/[^\s/]+/, 'must be an http:// or https:// URL such as http://otel-collector:4318')
       .optional(),
     OTEL_SERVICE_NAME: z.string().min(1).default('poshan'),
+    OTEL_TRUST_TRACEPARENT: booleanFlag.default(false),
     TRUST_PROXY: booleanFlag.default(false),
     RATE_LIMIT_SIGN_IN_IP: rateLimit('30/5m'),
     RATE_LIMIT_SIGN_IN_ACCOUNT: rateLimit('10/15m'),
@@ -85,6 +86,7 @@ const envSchema = z
       .max(60_000, 'must be at most 60000 (ms)')
       .default(5_000),
     WS_MAX_PER_IP: positiveInt.default(50),
+    WS_MAX_SUBSCRIPTIONS: positiveInt.default(100),
     HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(30_000),
     HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
@@ -123,12 +125,16 @@ export interface Config {
   /** Set: OpenTelemetry traces are exported there (OTLP over HTTP). Unset: no tracing code is loaded. */
   otlpEndpoint: string | undefined;
   otelServiceName: string;
+  /** Continue the trace an incoming traceparent names (only when the proxy in front sets or strips it). */
+  otelTrustTraceparent: boolean;
   trustProxy: boolean;
   rateLimits: RateLimits;
   /** How long a WebSocket without a live session stays open (every call on it answers UNAUTHORIZED meanwhile). */
   wsUnauthenticatedCloseMs: number;
   /** Open WebSockets one client address may hold (TRUST_PROXY decides what the address is). */
   wsMaxPerIp: number;
+  /** Live subscriptions one WebSocket may hold at once; one more is refused with TOO_MANY_REQUESTS. */
+  wsMaxSubscriptions: number;
   /** A connection that has not sent its whole request head by then is closed. */
   headersTimeoutMs: number;
   /** A request whose body has not fully arrived by then is answered 408 and closed. */
@@ -191,6 +197,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metricsToken: env.METRICS_TOKEN,
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelServiceName: env.OTEL_SERVICE_NAME,
+    otelTrustTraceparent: env.OTEL_TRUST_TRACEPARENT,
     trustProxy: env.TRUST_PROXY,
     rateLimits: {
       signInIp: env.RATE_LIMIT_SIGN_IN_IP,
@@ -207,6 +214,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     wsUnauthenticatedCloseMs: env.WS_UNAUTHENTICATED_CLOSE_MS,
     wsMaxPerIp: env.WS_MAX_PER_IP,
+    wsMaxSubscriptions: env.WS_MAX_SUBSCRIPTIONS,
     headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError, type z } from 'zod';
+import { DISK_FULL_MESSAGE, DISK_FULL_RETRY_AFTER_SECONDS, isDiskFull } from './db/disk-full.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 
 export type FieldErrors = Record<string, string[]>;
@@ -45,9 +46,16 @@ export const OUTAGE_MESSAGE = 'The service is briefly unavailable. Please try ag
 export const serviceUnavailable = (cause?: unknown) =>
   new AppError('SERVICE_UNAVAILABLE', OUTAGE_MESSAGE, { retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS, cause });
 
-/** The same error, or a 503 when it is really a database outage. */
-export const asOutage = (error: unknown) =>
-  !(error instanceof AppError) && isDatabaseUnavailable(error) ? serviceUnavailable(error) : error;
+/** A write refused because the database's disk is full: 503, with a message that says so. */
+export const diskFull = (cause?: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', DISK_FULL_MESSAGE, { retryAfterSeconds: DISK_FULL_RETRY_AFTER_SECONDS, cause });
+
+/** The same error, or a 503 when it is really a database outage or a full disk. */
+export const asOutage = (error: unknown) => {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return serviceUnavailable(error);
+  return isDiskFull(error) ? diskFull(error) : error;
+};
 
 const DEFAULT_ZOD_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
 
@@ -89,6 +97,9 @@ export function describeError(error: unknown, exposeInternal = false): Described
   const cause = trpcError.cause;
   if (trpcError.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(cause)) {
     return { status: 503, code: 'SERVICE_UNAVAILABLE', message: OUTAGE_MESSAGE, retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS };
+  }
+  if (trpcError.code === 'INTERNAL_SERVER_ERROR' && isDiskFull(cause)) {
+    return { status: 503, code: 'SERVICE_UNAVAILABLE', message: DISK_FULL_MESSAGE, retryAfterSeconds: DISK_FULL_RETRY_AFTER_SECONDS };
   }
   const status = getHTTPStatusCodeFromError(trpcError);
   if (cause instanceof ZodError) {

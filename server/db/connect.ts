@@ -4,6 +4,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { createWriteHealth, type WriteHealth } from './disk-full.js';
 import { withNamedStatements } from './prepared-pool.js';
 import type { Database } from './schema.js';
 
@@ -37,6 +38,8 @@ export type DbHandle = {
   listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   /** Whether every LISTEN connection is up (readiness: a deaf instance misses events and revocations). */
   listening(): boolean;
+  /** Whether writes fail for a full disk (readiness). */
+  writes: WriteHealth;
   /** The pool's connections (pg only; the embedded database has one in-process connection). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export function connectPostgres(url: string, poolSize = 10): DbHandle {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     url,
     listening: () => [...listeners].every((l) => l.connected()),
+    writes: createWriteHealth(),
     async listen(channel, onPayload, onReconnect) {
       const listener = createPgListener(url, channel, onPayload, onReconnect);
       await listener.ready;
@@ -161,6 +165,7 @@ export async function connectPglite(dataDir: string | undefined): Promise<DbHand
     db,
     kind: 'pglite',
     listening: () => !client.closed,
+    writes: createWriteHealth({ dataDir: dataDir ? resolve(dataDir) : undefined }),
     async listen(channel, onPayload) {
       const unlisten = await client.listen(channel, onPayload);
       return async () => {

@@ -7,6 +7,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { exportWithoutQueries, outgoingOnlyPropagator } from './trace-privacy.js';
 import type { Tracing } from './tracing.js';
 
 /**
@@ -15,12 +16,14 @@ import type { Tracing } from './tracing.js';
  * standard variable means. HTTP server spans and pg query spans come from the
  * OpenTelemetry instrumentations; the tRPC procedure spans from Tracing.inSpan.
  */
-export function startOtel(options: { endpoint: string; serviceName: string }): Tracing {
+export function startOtel(options: { endpoint: string; serviceName: string; trustTraceparent: boolean }): Tracing {
+  const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` }))],
+    spanProcessors: [new BatchSpanProcessor(exportWithoutQueries(exporter))],
   });
-  provider.register();
+  // Undefined keeps the SDK's W3C trace context and baggage, both ways.
+  provider.register({ propagator: options.trustTraceparent ? undefined : outgoingOnlyPropagator });
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [

@@ -26,12 +26,14 @@ export function tracing(): Tracing | null {
   return active;
 }
 
-export async function startTracing(config: Pick<Config, 'otlpEndpoint' | 'otelServiceName'>): Promise<Tracing | null> {
+export async function startTracing(
+  config: Pick<Config, 'otlpEndpoint' | 'otelServiceName' | 'otelTrustTraceparent'>,
+): Promise<Tracing | null> {
   const endpoint = config.otlpEndpoint;
   if (!endpoint) return null;
   if (!active) {
     const { startOtel } = await import('./otel.js');
-    active = startOtel({ endpoint, serviceName: config.otelServiceName });
+    active = startOtel({ endpoint, serviceName: config.otelServiceName, trustTraceparent: config.otelTrustTraceparent });
   }
   return active;
 }

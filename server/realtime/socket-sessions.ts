@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { LiveSessions } from '../auth/live-sessions.js';
 import type { SessionUser } from '../auth/session.js';
+import { AppError } from '../errors.js';
 
 /** The close code a socket gets when its session ends (4000-4999 are the application's own). */
 export const WS_SESSION_ENDED = 4401;
@@ -15,6 +16,13 @@ export interface SocketSession {
   isLive(): boolean;
   /** The socket itself, for streams that write their own frames (the live feed: feed/events.ts). */
   readonly ws: WebSocket;
+  /**
+   * Takes one of the socket's subscription places (each live subscription
+   * holds state and a share of every event's fan-out); call the returned
+   * function when the subscription ends. Throws TOO_MANY_REQUESTS when the
+   * socket holds `maxSubscriptions` already.
+   */
+  claimSubscription(): () => void;
 }
 
 /**
@@ -24,8 +32,9 @@ export interface SocketSession {
  * closes when its session token expires, and a socket that never had a live
  * session closes after `unauthenticatedCloseMs`.
  */
-export function createSocketSessions(sessions: LiveSessions, opts: { unauthenticatedCloseMs: number }) {
+export function createSocketSessions(sessions: LiveSessions, opts: { unauthenticatedCloseMs: number; maxSubscriptions: number }) {
   const graceMs = opts.unauthenticatedCloseMs;
+  const { maxSubscriptions } = opts;
   type Entry = { recheck(): Promise<void>; end(reason: string): void; dispose(): void };
   const everySocket = new Set<Entry>();
   const socketsOfUser = new Map<number, Set<Entry>>();
@@ -41,6 +50,7 @@ export function createSocketSessions(sessions: LiveSessions, opts: { unauthentic
     let ended = false;
     let expiryTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
+    let subscriptions = 0;
 
     const unindex = () => {
       if (!user) return;
@@ -115,6 +125,21 @@ export function createSocketSessions(sessions: LiveSessions, opts: { unauthentic
       },
       isLive: () => !ended && user !== null && user.expiresAt.getTime() > Date.now(),
       ws,
+      claimSubscription() {
+        if (subscriptions >= maxSubscriptions) {
+          throw new AppError(
+            'TOO_MANY_REQUESTS',
+            `This connection already has ${maxSubscriptions} live updates open, the most one connection may hold. Reload the page to start again.`,
+          );
+        }
+        subscriptions += 1;
+        let held = true;
+        return () => {
+          if (!held) return;
+          held = false;
+          subscriptions -= 1;
+        };
+      },
     };
   }
 

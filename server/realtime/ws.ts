@@ -20,7 +20,10 @@ import { createSocketSessions } from './socket-sessions.js';
 export function attachTrpcWebSocket(server: Server, deps: AppDeps) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const requestIds = echoRequestIds(wss);
-  const sockets = createSocketSessions(deps.sessions, { unauthenticatedCloseMs: deps.config.wsUnauthenticatedCloseMs });
+  const sockets = createSocketSessions(deps.sessions, {
+    unauthenticatedCloseMs: deps.config.wsUnauthenticatedCloseMs,
+    maxSubscriptions: deps.config.wsMaxSubscriptions,
+  });
   const handler = applyWSSHandler({
     wss,
     router: appRouter,

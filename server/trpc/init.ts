@@ -2,6 +2,7 @@ import { initTRPC } from '@trpc/server';
 import superjson from 'superjson';
 import { ROLE } from '../auth/roles.js';
 import type { SessionUser } from '../auth/session.js';
+import { isDiskFull } from '../db/disk-full.js';
 import { AppError, RateLimitError, asOutage, describeError } from '../errors.js';
 import type { SignInOutcome } from '../observability/metrics.js';
 import { tracing } from '../observability/tracing.js';
@@ -88,10 +89,12 @@ type Access = 'public' | 'signedIn' | 'admin';
  *   UNAUTHORIZED, whatever it calls;
  * - signed-in procedures need a user, and admin ones a dietitian;
  * - a database outage anywhere below, these checks included, is a 503 with
- *   Retry-After (not a 500, and never a 401).
+ *   Retry-After (not a 500, and never a 401);
+ * - a subscription over a socket holds one of the socket's places until it
+ *   ends (socket-sessions.ts); one past the cap is refused, the socket stays.
  */
 function guard<A extends Access>(access: A) {
-  return t.middleware(async ({ ctx, next }) => {
+  return t.middleware(async ({ ctx, type, signal, next }) => {
     let user = ctx.user;
     if (ctx.socket) {
       try {
@@ -103,13 +106,37 @@ function guard<A extends Access>(access: A) {
     }
     if (access !== 'public' && !user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
     if (access === 'admin' && user?.role !== ROLE.admin) throw new AppError('FORBIDDEN', 'Only dietitians can do that.');
+    const release = type === 'subscription' && ctx.socket ? ctx.socket.claimSubscription() : null;
+    // The socket's adapter aborts the signal when the client stops the subscription, when it fails and when the socket closes.
+    signal?.addEventListener('abort', () => release?.(), { once: true });
     const result = await next({ ctx: { user: user as A extends 'public' ? SessionUser | null : SessionUser } });
     if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+      release?.();
       const outage = asOutage(result.error.cause);
+      if (isDiskFull(result.error.cause)) ctx.deps.dbHandle.writes.failedForDiskFull();
       if (outage !== result.error.cause) throw outage;
     }
-    return result;
+    if (result.ok && type === 'mutation') ctx.deps.dbHandle.writes.succeeded();
+    if (!release) return result;
+    if (!result.ok || !isAsyncIterable(result.data)) {
+      release();
+      return result;
+    }
+    return { ...result, data: releasedAtEnd(result.data, release) };
   });
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+/** The same stream, which lets go of its place when it ends however it ends (done, failed, or returned early). */
+async function* releasedAtEnd<T>(stream: AsyncIterable<T>, release: () => void): AsyncGenerator<T> {
+  try {
+    yield* stream;
+  } finally {
+    release();
+  }
 }
 
 export const publicProcedure = t.procedure.use(observed).use(guard('public'));

@@ -78,6 +78,63 @@ describe('on one server, without a trusted proxy', () => {
   });
 });
 
+describe('subscriptions on one WebSocket', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ LOG_LEVEL: 'silent' });
+  }, START);
+  afterAll(() => s?.stop());
+
+  it(
+    'are capped at WS_MAX_SUBSCRIPTIONS (100): one more gets TOO_MANY_REQUESTS, the socket stays, a stopped one frees a place',
+    SLOW,
+    async () => {
+      expect(loadConfig({}).wsMaxSubscriptions).toBe(100);
+      const { token } = await s.user();
+      const ws = new WebSocket(`${wsUrl(s)}?connectionParams=1`);
+      cleanups.push(() => ws.terminate());
+      const answers = new Map<
+        number,
+        Array<{ result?: { type: string }; error?: { json: { message: string; data: { code: string } } } }>
+      >();
+      ws.on('message', (raw) => {
+        const frame = JSON.parse(String(raw));
+        if (typeof frame.id === 'number') answers.set(frame.id, [...(answers.get(frame.id) ?? []), frame]);
+      });
+      await new Promise((resolve, reject) => {
+        ws.once('open', resolve);
+        ws.once('error', reject);
+      });
+      const send = (frame: object) => ws.send(JSON.stringify(frame));
+      const subscribe = (id: number) => send({ id, method: 'subscription', params: { path: 'feed.events', input: { json: null } } });
+      const answered = (id: number, kind: 'started' | 'error' | 'data') =>
+        expect
+          .poll(() => answers.get(id)?.some((a) => (kind === 'error' ? a.error : a.result?.type === kind)), { timeout: 30_000 })
+          .toBe(true);
+
+      send({ method: 'connectionParams', data: { token } });
+      for (let id = 1; id <= 100; id++) subscribe(id);
+      for (let id = 1; id <= 100; id++) await answered(id, 'started');
+      subscribe(101);
+      await answered(101, 'error');
+      const refusal = answers.get(101)!.find((a) => a.error)!.error!.json;
+      expect(refusal.data.code).toBe('TOO_MANY_REQUESTS');
+      expect(refusal.message).toMatch(/100 live updates/);
+      expect(ws.readyState).toBe(WebSocket.OPEN);
+
+      // Stopping one frees its place; the socket still answers other calls.
+      send({ id: 1, method: 'subscription.stop' });
+      await expect.poll(() => answers.get(1)?.some((a) => a.result?.type === 'stopped'), { timeout: 10_000 }).toBe(true);
+      subscribe(102);
+      await answered(102, 'started');
+      subscribe(103);
+      await answered(103, 'error');
+      send({ id: 104, method: 'query', params: { path: 'countries.list', input: { json: null } } });
+      await answered(104, 'data');
+    },
+  );
+});
+
 describe('behind a trusted proxy, then shutting down', () => {
   let s: TestServer;
   beforeAll(async () => {
