@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE } from '../helpers/browser.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { addDietPlans, newClient } from '../helpers/fixtures.js';
-import { animationsFinished, cssOf, expectPath, expectToast, newPage, screenshot, signedInPage, signInAsAdmin } from '../helpers/pages.js';
+import { animationsFinished, cssOf, expectPath, newPage, screenshot, signedInPage, signInAsAdmin, toast } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 
 /**
@@ -155,7 +155,9 @@ describe('the plan composer', () => {
 
       await save.click();
       await dialog.getByRole('button', { name: 'Save anyway' }).click();
-      await expectToast(page, '"Diet plan" was rendered to PDF and is now in the client’s diet plans.');
+      // The first plan this server renders starts its PDF worker: well over the usual 10 s on a busy machine.
+      const saved = toast(page, '"Diet plan" was rendered to PDF and is now in the client’s diet plans.');
+      await expect.poll(() => saved.count(), { timeout: 60_000 }).toBeGreaterThan(0);
       await expectPath(page, /^\/admin\/diet-plans\/\d+$/);
       expect(await stored()).toHaveLength(1);
       await expect.poll(() => page.getByTestId('plan-meals').textContent()).toContain('Food 1 — 1 katori');
