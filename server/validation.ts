@@ -8,11 +8,35 @@ import { z } from 'zod';
 /** The largest value of a Postgres `integer` column (every id and count here). */
 export const INT32_MAX = 2_147_483_647;
 
+/**
+ * Characters a person cannot see or that change how the text around them is
+ * shown: C0 and C1 controls and DEL (U+0085 is a line break to some
+ * programs), the line and paragraph separators, bidirectional overrides,
+ * embeddings, isolates and marks (a name that reads backwards, "Trojan
+ * source"), zero-width spaces and joiners, the word joiner and the byte
+ * order mark. Multi-line text may also hold tabs and line breaks.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
-const CONTROL_CHARS = /[\u0000-\u001F\u007F]/;
-// Multi-line text keeps line breaks and tabs; other control characters cannot be shown (and Postgres refuses NUL).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
-const CONTROL_CHARS_EXCEPT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const INVISIBLE = /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060\u2066-\u2069\uFEFF]/u;
+const INVISIBLE_EXCEPT_LINES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060\u2066-\u2069\uFEFF]/u;
+/**
+ * Joiners that are part of the writing, not hidden: ZWJ and ZWNJ after a
+ * letter or mark of a script without case (Devanagari half forms, Malayalam
+ * chillus, which end a word, Persian) and before a letter, a mark, a space,
+ * punctuation or the end.
+ */
+const SCRIPT_JOINER = /(?<=[\p{Lo}\p{M}])[\u200C\u200D](?=[\p{L}\p{M}\p{P}\s]|$)/gu;
+/** ZWJ inside an emoji sequence (👨‍👩‍👧, 🏳️‍🌈), allowed in multi-line free text, where emoji are. */
+const EMOJI_JOINER = /(?<=\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu;
+
+/** True when the text holds a character that cannot be shown as text (see INVISIBLE). */
+export function hasInvisibleCharacters(text: string, opts: TextOptions = {}): boolean {
+  let visible = text.replace(SCRIPT_JOINER, '');
+  if (opts.multiline) visible = visible.replace(EMOJI_JOINER, '');
+  return (opts.multiline ? INVISIBLE_EXCEPT_LINES : INVISIBLE).test(visible);
+}
 
 export type TextOptions = {
   /** Line breaks and tabs are allowed (notes, messages, replies); other control characters never are. */
@@ -29,8 +53,10 @@ export const plainText = (label: string, opts: TextOptions = {}) =>
   z
     .string({ error: `${label} must be text` })
     .refine(
-      (s) => !(opts.multiline ? CONTROL_CHARS_EXCEPT_LINES : CONTROL_CHARS).test(s),
-      opts.multiline ? `${label} can only contain text, line breaks and tabs` : `${label} cannot contain control characters`,
+      (s) => !hasInvisibleCharacters(s, opts),
+      opts.multiline
+        ? `${label} can only contain text, line breaks and tabs (no invisible or direction-changing characters)`
+        : `${label} cannot contain control, invisible or direction-changing characters`,
     );
 
 /** A required text field: missing, null or blank → `required`. */

@@ -95,7 +95,7 @@ describe('POST /api/support/create-support-request', () => {
     const before = await latestMail();
     const res = await send({ name: 'Eve\r\nBcc: victim@example.test', email: 'eve@example.test', message: 'Hello' });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Name cannot contain control characters');
+    expect(res.body.message).toBe('Name cannot contain control, invisible or direction-changing characters');
     expect((await latestMail()).id).toBe(before.id);
   });
 });
