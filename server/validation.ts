@@ -18,8 +18,8 @@ export const INT32_MAX = 2_147_483_647;
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
 const INVISIBLE = /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060\u2066-\u2069\uFEFF]/u;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
 const INVISIBLE_EXCEPT_LINES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060\u2066-\u2069\uFEFF]/u;
 /**
  * Joiners that are part of the writing, not hidden: ZWJ and ZWNJ after a

@@ -154,7 +154,8 @@ export function listLiveFamilies(db: Db, userId: number, now = new Date()) {
     .selectFrom('sessions')
     .select((eb) => [
       'family_id',
-      eb.fn.min('created_at').as('signed_in_at'),
+      // The family's start: renewals deleted by pruning never move it.
+      eb.fn.min('family_started_at').as('signed_in_at'),
       eb.fn.max('created_at').as('last_active_at'),
       eb.fn.max('user_agent').as('user_agent'),
       eb.fn.max('id').as('latest_id'),

@@ -168,6 +168,19 @@ describe('change password and devices', () => {
     expect(mail.body_html).toContain('Was this not you?');
   });
 
+  it('lists two sign-ins from the same browser as two rows, each with its own sign-in and last-active time', async () => {
+    const user = await server.user({ firstName: 'Noor' });
+    const first = await signInFrom(user.email, user.password, LAPTOP_UA);
+    const second = await signInFrom(user.email, user.password, LAPTOP_UA);
+    const renewed = await client().auth.refresh.mutate({ refreshToken: first.refreshToken });
+    const devices = (await client({ token: second.token }).auth.devices.query()).filter((d) => d.browser === 'Firefox on Windows');
+    expect(devices).toHaveLength(2);
+    expect(new Set(devices.map((d) => d.id)).size).toBe(2);
+    const renewedRow = devices.find((d) => !d.current)!;
+    expect(renewedRow.lastActiveAt.getTime()).toBeGreaterThan(renewedRow.signedInAt.getTime());
+    expect(renewed.data.token).toBeTruthy();
+  });
+
   it('signs one device out, and only the own devices', async () => {
     const user = await server.user({ firstName: 'Ravi' });
     const other = await server.user({ firstName: 'Sam' });

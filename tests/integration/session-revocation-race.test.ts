@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../server/auth/session.js';
 import { insertPasswordReset } from '../../server/auth/repo.js';
 import { issueSession, newToken } from '../../server/auth/sessions-repo.js';
-import { connectPostgres } from '../../server/db/connect.js';
-import type { DbHandle } from '../../server/db/index.js';
-import { loadConfig } from '../../server/env.js';
-import { createDeps, listen } from '../../server/server.js';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { startSecondInstance, startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { AUTH_TEST_ENV, freshIp, fromIp } from '../helpers/sign-in.js';
 
 /**
@@ -32,19 +28,7 @@ let admin: TestUser;
 
 beforeAll(async () => {
   server = await startTestServer(ENV);
-  // A second instance on the same database: its own pool and LISTEN connection on Postgres, the one in-process database on PGlite.
-  const shared = server.deps.dbHandle as DbHandle & { url?: string };
-  const own = shared.url ? connectPostgres(shared.url, 5) : null;
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', ...ENV });
-  const deps = await createDeps(config, own ?? shared, server.deps.secret);
-  const running = await listen(deps, { port: 0, host: '127.0.0.1', serveClient: false });
-  second = {
-    url: running.url,
-    async stop() {
-      await running.close();
-      await own?.close();
-    },
-  };
+  second = await startSecondInstance(server, ENV);
   admin = await server.user({ role: 'admin' });
 }, 60_000);
 afterAll(async () => {
