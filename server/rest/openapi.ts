@@ -169,6 +169,8 @@ function inputOptionality(schema: z.core.$ZodType): z.core.$ZodType['_zod']['opt
   return schema._zod.optin;
 }
 
+const BLANK_TEXT: JsonSchema = { type: 'string', pattern: '^\\s*$', description: 'Blank: the same as not given.' };
+
 const isNumeric = (json: JsonSchema): boolean =>
   json.type === 'number' ||
   json.type === 'integer' ||
@@ -187,11 +189,14 @@ function describeInput(ctx: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonSchem
       .map(([key]) => key);
     if (required.length) ctx.jsonSchema.required = required;
   }
-  if (def.type === 'pipe' && def.in?._zod.traits.has('$ZodTransform') && isNumeric(ctx.jsonSchema)) {
-    const number = { ...ctx.jsonSchema };
-    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
-    ctx.jsonSchema.anyOf = [number, NUMERIC_TEXT];
-  }
+  const out = (def as { out?: z.core.$ZodType }).out;
+  if (def.type !== 'pipe' || !def.in?._zod.traits.has('$ZodTransform') || !out) return;
+  // A preprocessed field reads text as forms and query strings send it: a number's text, and blank for "not given".
+  const alternatives = [...(isNumeric(ctx.jsonSchema) ? [NUMERIC_TEXT] : []), ...(out._zod.optin !== undefined ? [BLANK_TEXT] : [])];
+  if (alternatives.length === 0) return;
+  const own = { ...ctx.jsonSchema };
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  ctx.jsonSchema.anyOf = [own, ...alternatives];
 }
 
 class SchemaConverter {
