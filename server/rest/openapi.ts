@@ -169,6 +169,12 @@ function inputOptionality(schema: z.core.$ZodType): z.core.$ZodType['_zod']['opt
   return schema._zod.optin;
 }
 
+/** What a preprocessed yes/no field also takes: the form's radio values '1'/'0' and 'true'/'false' as text, or 1/0. */
+const BOOLEAN_TEXT: JsonSchema = {
+  enum: ['1', '0', 'true', 'false', 1, 0],
+  description: 'The same answer as the form sends it: 1 or 0, true or false as text.',
+};
+
 const BLANK_TEXT: JsonSchema = { type: 'string', pattern: '^\\s*$', description: 'Blank: the same as not given.' };
 
 const isNumeric = (json: JsonSchema): boolean =>
@@ -191,8 +197,12 @@ function describeInput(ctx: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonSchem
   }
   const out = (def as { out?: z.core.$ZodType }).out;
   if (def.type !== 'pipe' || !def.in?._zod.traits.has('$ZodTransform') || !out) return;
-  // A preprocessed field reads text as forms and query strings send it: a number's text, and blank for "not given".
-  const alternatives = [...(isNumeric(ctx.jsonSchema) ? [NUMERIC_TEXT] : []), ...(out._zod.optin !== undefined ? [BLANK_TEXT] : [])];
+  // A preprocessed field reads text as forms and query strings send it: a number's or a yes/no's text, and blank for "not given".
+  const alternatives = [
+    ...(isNumeric(ctx.jsonSchema) ? [NUMERIC_TEXT] : []),
+    ...(ctx.jsonSchema.type === 'boolean' ? [BOOLEAN_TEXT] : []),
+    ...(out._zod.optin !== undefined ? [BLANK_TEXT] : []),
+  ];
   if (alternatives.length === 0) return;
   const own = { ...ctx.jsonSchema };
   for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
