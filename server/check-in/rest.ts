@@ -13,6 +13,7 @@ export const checkInRoutes = defineRoutes([
     request: { body: createCheckInInput },
     response: sentCheckIn,
     successStatus: 201,
+    repeatAnswer: 'The clientRequestId was sent before: the first check-in, with repeated: true; nothing new is stored',
     errors: { 429: 'Too many new check-ins for this client (RATE_LIMIT_CHECK_INS; see Retry-After)' },
     handle: async ({ caller, body }) => {
       const sent = await caller.checkIn.create(untrusted(body));

@@ -13,6 +13,8 @@ export const consultationRoutes = defineRoutes([
     request: { body: bookConsultationInput },
     response: z.object({ id: z.number().int() }),
     successStatus: 201,
+    repeatAnswer:
+      'The same e-mail and contact booked within the last 24 hours and that request is still open: its id, and a message saying it is in hand; nothing new is stored',
     errors: { 429: 'Too many consultation requests from this address or for this email (see Retry-After)' },
     handle: async ({ caller, body }) => {
       const booked = await caller.consultation.book(untrusted(body));

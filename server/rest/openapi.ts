@@ -276,20 +276,24 @@ function operation(route: RestRoute, converter: SchemaConverter) {
   const id = operationId(route);
   const successStatus = route.successStatus ?? 200;
   const extras = Object.entries(route.responseExtra ?? {}).filter(([key]) => !['status', 'message', 'data'].includes(key));
-  const envelope: JsonSchema = {
+  const data = route.response ? converter.convert(route.response, 'output', id) : undefined;
+  const envelope = (status: number): JsonSchema => ({
     type: 'object',
-    required: ['status', 'message', ...(route.response ? ['data'] : []), ...extras.map(([key]) => key)],
+    required: ['status', 'message', ...(data ? ['data'] : []), ...extras.map(([key]) => key)],
     additionalProperties: false,
     properties: {
-      status: { type: 'integer', const: successStatus },
+      status: { type: 'integer', const: status },
       message: { type: 'string' },
-      ...(route.response ? { data: converter.convert(route.response, 'output', id) } : {}),
+      ...(data ? { data } : {}),
       ...Object.fromEntries(extras.map(([key, schema]) => [key, converter.convert(schema, 'output', id)])),
     },
-  };
+  });
 
   const responses: Record<string, unknown> = {
-    [String(successStatus)]: { description: route.summary, content: { 'application/json': { schema: envelope } } },
+    [String(successStatus)]: { description: route.summary, content: { 'application/json': { schema: envelope(successStatus) } } },
+    ...(route.repeatAnswer && successStatus !== 200
+      ? { 200: { description: route.repeatAnswer, content: { 'application/json': { schema: envelope(200) } } } }
+      : {}),
   };
   for (const status of errorStatuses(route)) {
     const own = route.errors?.[status];

@@ -45,6 +45,11 @@ export type RestRoute = {
   responseExtra?: Record<string, ZodType>;
   successStatus?: 200 | 201;
   /**
+   * A create a client may repeat (its idempotency key, or a booking already in hand) answers 200 with the
+   * first result instead of 201: what that 200 means, for OpenAPI. The data has the route's `response` shape.
+   */
+  repeatAnswer?: string;
+  /**
    * Error statuses OpenAPI cannot infer from the declaration (a 409, a rate limit's 429, a 404 from the
    * input), or a route's own wording of an inferred one; server/rest/openapi.ts (errorStatuses) infers the rest.
    */
