@@ -20,6 +20,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          // Every REST call is checked against the OpenAPI document after its file.
+          setupFiles: ['tests/helpers/api-conformance-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

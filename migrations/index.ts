@@ -10,6 +10,7 @@ import * as outboxUnsettled from './2026-11-23T1600_outbox_unsettled.js';
 import * as feedEventCounts from './2026-11-23T2300_feed_event_counts.js';
 import * as feedChangedNotify from './2026-11-24T0300_feed_changed_notify.js';
 import * as feedEventQuietsTrigger from './2026-11-24T0600_feed_event_quiets_trigger.js';
+import * as repeatSafeWrites from './2026-11-26T0200_repeat_safe_writes.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2300_feed_event_counts': feedEventCounts,
   '2026-11-24T0300_feed_changed_notify': feedChangedNotify,
   '2026-11-24T0600_feed_event_quiets_trigger': feedEventQuietsTrigger,
+  '2026-11-26T0200_repeat_safe_writes': repeatSafeWrites,
 };

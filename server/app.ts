@@ -44,6 +44,8 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
       await sql`select 1`.execute(deps.db);
       // An instance that cannot hear NOTIFY would miss feed events and session revocations.
       if (!deps.dbHandle.listening()) throw new Error('the LISTEN connection is down');
+      // A skewed clock is worth a warning in the log, not taking the instance out of service.
+      await deps.clockSkew.checkOccasionally();
       const cannotWrite = await deps.dbHandle.writes.problem();
       if (cannotWrite) {
         c.header('Retry-After', String(DISK_FULL_RETRY_AFTER_SECONDS));

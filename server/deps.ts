@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LiveSessions } from './auth/live-sessions.js';
+import type { ClockSkewCheck } from './db/clock-skew.js';
 import type { Database, DbHandle } from './db/index.js';
 import type { Config } from './env.js';
 import type { Logger } from './logger.js';
@@ -35,4 +36,6 @@ export interface AppDeps {
   clock: () => Date;
   /** The one session resolver (cached, evicted on every instance by NOTIFY): HTTP, REST and WebSocket calls all use it. */
   sessions: LiveSessions;
+  /** Compares this process's clock with the database's and warns when they differ (at start and on readiness checks). */
+  clockSkew: ClockSkewCheck;
 }

@@ -76,6 +76,9 @@ const envSchema = z
     RATE_LIMIT_FORMS_IP: rateLimit('20/1h'),
     RATE_LIMIT_FORMS_EMAIL: rateLimit('5/1h'),
     RATE_LIMIT_VISITS_IP: rateLimit('300/15m'),
+    RATE_LIMIT_CHECK_INS: rateLimit('10/1h'),
+    RATE_LIMIT_REFRESH_SIGN_IN: rateLimit('10/15m'),
+    RATE_LIMIT_REFRESH_IP: rateLimit('120/15m'),
     WS_UNAUTHENTICATED_CLOSE_MS: z.coerce
       .number({ error: 'must be a number of milliseconds' })
       .int('must be a whole number of milliseconds')
@@ -156,6 +159,11 @@ export interface RateLimits {
   formsIp: Window;
   formsEmail: Window;
   visitsIp: Window;
+  /** New check-ins per client (repeats of one clientRequestId are not counted). */
+  checkIns: Window;
+  /** Renewals of one sign-in (a browser renews about once an hour, when its session token expires). */
+  refreshSignIn: Window;
+  refreshIp: Window;
 }
 
 /** Where `npm run build` puts the client: dist/ at the repository root. */
@@ -200,6 +208,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       formsIp: env.RATE_LIMIT_FORMS_IP,
       formsEmail: env.RATE_LIMIT_FORMS_EMAIL,
       visitsIp: env.RATE_LIMIT_VISITS_IP,
+      checkIns: env.RATE_LIMIT_CHECK_INS,
+      refreshSignIn: env.RATE_LIMIT_REFRESH_SIGN_IN,
+      refreshIp: env.RATE_LIMIT_REFRESH_IP,
     },
     wsUnauthenticatedCloseMs: env.WS_UNAUTHENTICATED_CLOSE_MS,
     wsMaxPerIp: env.WS_MAX_PER_IP,

@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
+import { createClockSkewCheck } from './db/clock-skew.js';
 import { createLiveSessions } from './auth/live-sessions.js';
 import { connectPglite, connectPostgres } from './db/connect.js';
 import type { DbHandle } from './db/index.js';
@@ -32,7 +33,13 @@ export async function createDeps(
   config: Config,
   dbHandle: DbHandle,
   secret = resolveAppSecret(config),
-  opts: { logDestination?: DestinationStream; clock?: () => Date; mailSink?: MailSink } = {},
+  opts: {
+    logDestination?: DestinationStream;
+    clock?: () => Date;
+    mailSink?: MailSink;
+    /** This process's clock as tokens are stamped with it (tests fake an offset). */
+    processNow?: () => number;
+  } = {},
 ): Promise<AppDeps> {
   const metrics = createMetrics({ enabled: Boolean(config.metricsToken) });
   const logger = createLogger({
@@ -59,7 +66,24 @@ export async function createDeps(
   });
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();
-  return { config, secret, db: dbHandle.db, dbHandle, logger, mailer, feedBus, feedPages, metrics, followUpBus, jobs, clock, sessions };
+  const clockSkew = createClockSkewCheck(dbHandle.db, logger, { now: opts.processNow });
+  await clockSkew.check();
+  return {
+    config,
+    secret,
+    db: dbHandle.db,
+    dbHandle,
+    logger,
+    mailer,
+    feedBus,
+    feedPages,
+    metrics,
+    followUpBus,
+    jobs,
+    clock,
+    sessions,
+    clockSkew,
+  };
 }
 
 export type RunningServer = { url: string; port: number; deps: AppDeps; httpServer: Server; close(): Promise<void> };

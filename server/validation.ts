@@ -8,11 +8,35 @@ import { z } from 'zod';
 /** The largest value of a Postgres `integer` column (every id and count here). */
 export const INT32_MAX = 2_147_483_647;
 
+/**
+ * Characters a person cannot see or that change how the text around them is
+ * shown: C0 and C1 controls and DEL (U+0085 is a line break to some
+ * programs), the line and paragraph separators, bidirectional overrides,
+ * embeddings, isolates and marks (a name that reads backwards, "Trojan
+ * source"), zero-width spaces and joiners, the word joiner and the byte
+ * order mark. Multi-line text may also hold tabs and line breaks.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
-const CONTROL_CHARS = /[\u0000-\u001F\u007F]/;
-// Multi-line text keeps line breaks and tabs; other control characters cannot be shown (and Postgres refuses NUL).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
-const CONTROL_CHARS_EXCEPT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const INVISIBLE = /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060\u2066-\u2069\uFEFF]/u;
+const INVISIBLE_EXCEPT_LINES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060\u2066-\u2069\uFEFF]/u;
+/**
+ * Joiners that are part of the writing, not hidden: ZWJ and ZWNJ after a
+ * letter or mark of a script without case (Devanagari half forms, Malayalam
+ * chillus, which end a word, Persian) and before a letter, a mark, a space,
+ * punctuation or the end.
+ */
+const SCRIPT_JOINER = /(?<=[\p{Lo}\p{M}])[\u200C\u200D](?=[\p{L}\p{M}\p{P}\s]|$)/gu;
+/** ZWJ inside an emoji sequence (👨‍👩‍👧, 🏳️‍🌈), allowed in multi-line free text, where emoji are. */
+const EMOJI_JOINER = /(?<=\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu;
+
+/** True when the text holds a character that cannot be shown as text (see INVISIBLE). */
+export function hasInvisibleCharacters(text: string, opts: TextOptions = {}): boolean {
+  let visible = text.replace(SCRIPT_JOINER, '');
+  if (opts.multiline) visible = visible.replace(EMOJI_JOINER, '');
+  return (opts.multiline ? INVISIBLE_EXCEPT_LINES : INVISIBLE).test(visible);
+}
 
 export type TextOptions = {
   /** Line breaks and tabs are allowed (notes, messages, replies); other control characters never are. */
@@ -29,8 +53,10 @@ export const plainText = (label: string, opts: TextOptions = {}) =>
   z
     .string({ error: `${label} must be text` })
     .refine(
-      (s) => !(opts.multiline ? CONTROL_CHARS_EXCEPT_LINES : CONTROL_CHARS).test(s),
-      opts.multiline ? `${label} can only contain text, line breaks and tabs` : `${label} cannot contain control characters`,
+      (s) => !hasInvisibleCharacters(s, opts),
+      opts.multiline
+        ? `${label} can only contain text, line breaks and tabs (no invisible or direction-changing characters)`
+        : `${label} cannot contain control, invisible or direction-changing characters`,
     );
 
 /** A required text field: missing, null or blank → `required`. */
@@ -52,7 +78,7 @@ export const optionalText = (label: string, max: number, opts: TextOptions = {})
     .nullish()
     .transform((v) => (v ? v : null));
 
-/** Trimmed and lower-cased (no email-format rule on the public forms). */
+/** Trimmed and lower-cased, without a format rule (sign-in and the spec's forms take what was typed). */
 export const emailText = (max = 254) =>
   z
     .string({ error: 'Email is required' })
@@ -61,6 +87,11 @@ export const emailText = (max = 254) =>
     .max(max, `Email must be at most ${max} characters`)
     .pipe(plainText('Email'))
     .transform((email) => email.toLowerCase());
+
+export const INVALID_EMAIL = 'Enter a valid email address, like name@example.com';
+
+/** An address someone will write back to: emailText's rules ('Email is required' when blank), then the format. */
+export const emailAddress = (max = 254) => emailText(max).pipe(z.email(INVALID_EMAIL));
 
 /** An opaque token or cursor a client hands back (single line, bounded). */
 export const tokenText = (label: string, max = 200, invalid = `${label} is not valid`) =>
@@ -123,3 +154,15 @@ export function latestTodayAnywhere(now = new Date()): string {
 
 /** Today in UTC as 'YYYY-MM-DD'. */
 export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+
+/**
+ * The key a client makes once per submission of a create it may send twice
+ * (crypto.randomUUID(), kept while it retries): the server keeps one row per
+ * key and owner (server/db/idempotent.ts).
+ */
+export const idempotencyKey = (label: string) =>
+  z
+    .string({ error: `${label} must be a UUID` })
+    .trim()
+    .toLowerCase()
+    .pipe(z.uuid(`${label} must be a UUID made once per submission, such as crypto.randomUUID() gives`));

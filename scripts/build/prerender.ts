@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Manifest, type Plugin, type ResolvedConfig } from 'vite';
 import { BRAND } from '../../server/brand';
-import { PAINT_FIRST_SCRIPT } from '../../server/http/paint-first';
+import { formsThatCouldGet, PAINT_FIRST_SCRIPT } from '../../server/http/paint-first';
 import { APP_SHELL_FILE, NOT_FOUND_FILE, ORIGIN_PLACEHOLDER, PRERENDERED_PATHS, prerenderedFile } from '../../server/http/site-pages';
 
 /**
@@ -173,6 +173,9 @@ export function prerender(): Plugin {
         ];
         for (const page of pages) {
           const { html: markup, head } = await renderPage(page.path ?? NOT_FOUND_URL);
+          // Before its JavaScript runs, a form without method="post" submits its fields in the address.
+          const unsafe = formsThatCouldGet(markup);
+          if (unsafe.length) throw new Error(`prerender: ${page.path ?? '404'} has a form that is not method="post": ${unsafe.join(' ')}`);
           const layout = chunksOf(manifest, LAYOUT_MODULE);
           const pageModule = PAGE_MODULES[page.key];
           const own = pageModule ? chunksOf(manifest, pageModule) : { js: [], css: [] };

@@ -22,13 +22,14 @@ const cachesInProcess = new Set<SessionCache>();
 /**
  * Announces that these users' sessions changed. Call it in the transaction
  * that changed them: NOTIFY is delivered only when it commits. The caches in
- * this process forget the users at once as well, so the instance that
- * revoked a session refuses it on the very next request, without waiting for
- * its own notification to come back.
+ * this process forget the users at once as well, and cache nothing of theirs
+ * until their own notification comes back: a request read between now and
+ * the commit still sees the old rows, and must not keep a revoked session
+ * cached after the caller has been told it ended.
  */
 export async function notifySessionsChanged(db: Db, userIds: Iterable<number>): Promise<void> {
   for (const userId of new Set(userIds)) {
-    for (const cache of cachesInProcess) cache.forgetUser(userId);
+    for (const cache of cachesInProcess) cache.holdUser(userId);
     const payload: SessionsChanged = { userId };
     await sql`select pg_notify(${SESSIONS_CHANNEL}, ${JSON.stringify(payload)})`.execute(db);
   }

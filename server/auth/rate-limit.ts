@@ -35,7 +35,9 @@ export type LimitKind =
   | 'support-email'
   | 'consultation-ip'
   | 'consultation-email'
-  | 'visit-ip';
+  | 'visit-ip'
+  | 'refresh-sign-in'
+  | 'refresh-ip';
 
 export const bucket = {
   signInAccount: (email: string) => `signin:acct:${email.toLowerCase()}`,
@@ -46,6 +48,8 @@ export const bucket = {
   formIp: (form: 'support' | 'consultation', ip: string) => `${form}:ip:${ip}`,
   formEmail: (form: 'support' | 'consultation', email: string) => `${form}:email:${email.trim().toLowerCase()}`,
   visitIp: (ip: string) => `visit:ip:${ip}`,
+  refreshSignIn: (familyId: string) => `refresh:family:${familyId}`,
+  refreshIp: (ip: string) => `refresh:ip:${ip}`,
 };
 
 export type KindedLimit = Limit & { kind: LimitKind };

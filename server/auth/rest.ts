@@ -45,7 +45,10 @@ export const authRoutes = defineRoutes([
     auth: 'none',
     request: { body: refreshInput },
     response: sessionData,
-    errors: { 401: 'The refresh token expired, was revoked, or was already used (which signs the whole session out)' },
+    errors: {
+      401: 'The refresh token expired, was revoked, or was already used (which signs the whole session out)',
+      429: 'Too many renewals of this sign-in or from this address (RATE_LIMIT_REFRESH_*; see Retry-After)',
+    },
     handle: async ({ caller, body }) => caller.auth.refresh(untrusted(body)),
   },
   {
@@ -84,6 +87,7 @@ export const authRoutes = defineRoutes([
     tag: TAG,
     auth: 'none',
     request: { body: resetPasswordInput },
+    errors: { 429: 'Too many passwords are being checked for this address or account right now (see Retry-After)' },
     handle: async ({ caller, body }) => caller.auth.resetPassword(untrusted(body)),
   },
 ]);

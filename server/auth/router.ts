@@ -26,7 +26,7 @@ export const authRouter = router({
   refresh: publicProcedure
     .input(refreshInput)
     .output(sessionOutput)
-    .mutation(({ ctx, input }) => service.refresh(ctx.deps, input)),
+    .mutation(({ ctx, input }) => service.refresh(ctx.deps, ctx.meta, input)),
   checkAuthorization: authedProcedure
     .output(checkAuthorizationOutput)
     .query(({ ctx }) => service.checkAuthorization(ctx.deps.db, ctx.user)),

@@ -94,24 +94,36 @@ export async function signIn(deps: AppDeps, meta: RequestMeta, input: SignInInpu
  * again. Two concurrent refreshes with one token therefore end the same way:
  * one wins the claim, the other is treated as reuse and revokes the family,
  * including the winner's new session. Clients must refresh single-flight.
+ * Renewals are limited per sign-in and per IP (a browser renews about once
+ * an hour), and each renewal deletes the family's rows too old to matter.
  */
-export async function refresh(deps: AppDeps, input: { refreshToken: string }, now = new Date()) {
+export async function refresh(deps: AppDeps, meta: RequestMeta, input: { refreshToken: string }, now = new Date()) {
   const { refreshToken } = input;
+  const limits = deps.config.rateLimits;
+  const known = await sessions.findSessionByRefreshToken(deps.db, refreshToken);
+  const renewalLimits: KindedLimit[] = [{ kind: 'refresh-ip', bucket: bucket.refreshIp(meta.ip), ...limits.refreshIp }];
+  if (known) renewalLimits.push({ kind: 'refresh-sign-in', bucket: bucket.refreshSignIn(known.family_id), ...limits.refreshSignIn });
+  await takeSlot(deps.db, 'session renewals', renewalLimits, now);
   const outcome = await deps.db.transaction().execute(async (trx) => {
+    const presented = await sessions.findSessionByRefreshToken(trx, refreshToken);
+    if (!presented) return { kind: 'expired' as const };
+    // Waits for a revocation of this user in flight; the claim below then sees what it revoked.
+    await sessions.holdSessionsOfUser(trx, presented.user_id);
     const claimed = await sessions.claimRefreshToken(trx, refreshToken, now);
     if (claimed) {
       const user = await repo.findActiveUserById(trx, claimed.user_id);
       if (!user) {
-        await sessions.revokeFamily(trx, claimed.family_id, now);
+        await sessions.revokeFamily(trx, claimed.user_id, claimed.family_id, now);
         return { kind: 'expired' as const };
       }
       const family = { id: claimed.family_id, startedAt: claimed.family_started_at };
       const session = await sessions.issueSession(trx, user.id, family, now, claimed.user_agent);
+      await sessions.pruneRenewedSessions(trx, claimed.family_id, now);
       return { kind: 'renewed' as const, data: toSessionData(user, session) };
     }
     const previous = await sessions.findSessionByRefreshToken(trx, refreshToken);
     if (previous?.rotated_at && previous.refresh_expires_at > now) {
-      await sessions.revokeFamily(trx, previous.family_id, now);
+      await sessions.revokeFamily(trx, previous.user_id, previous.family_id, now);
       return { kind: 'reused' as const, userId: previous.user_id };
     }
     return { kind: 'expired' as const };
@@ -135,17 +147,17 @@ export async function checkAuthorization(db: Db, actor: SessionUser) {
  * token has expired may send its refresh token instead.
  */
 export async function signOut(db: Db, actor: SessionUser | null, refreshToken: string | undefined, now = new Date()) {
-  const families = new Set<string>();
+  const families = new Map<string, number>();
   if (actor) {
     const current = await sessions.familyOfSession(db, actor.sessionId);
-    if (current) families.add(current.family_id);
+    if (current) families.set(current.family_id, current.user_id);
   }
   if (refreshToken) {
     const byRefresh = await sessions.findSessionByRefreshToken(db, refreshToken);
-    if (byRefresh && !byRefresh.revoked_at) families.add(byRefresh.family_id);
+    if (byRefresh && !byRefresh.revoked_at) families.set(byRefresh.family_id, byRefresh.user_id);
   }
   if (families.size === 0) throw unauthorized(MESSAGES.expired);
-  for (const family of families) await sessions.revokeFamily(db, family, now);
+  for (const [family, userId] of families) await sessions.revokeFamily(db, userId, family, now);
   return { message: MESSAGES.signedOut };
 }
 
@@ -295,6 +307,6 @@ export async function listDevices(db: Db, actor: SessionUser, now = new Date()) 
 export async function signOutDevice(db: Db, actor: SessionUser, familyId: string, now = new Date()) {
   const family = await sessions.findFamilyOfUser(db, actor.id, familyId);
   if (!family) throw new AppError('NOT_FOUND', MESSAGES.deviceUnknown);
-  await sessions.revokeFamily(db, family.family_id, now);
+  await sessions.revokeFamily(db, actor.id, family.family_id, now);
   return { message: MESSAGES.deviceSignedOut };
 }

@@ -120,4 +120,35 @@ describe('session cache', () => {
     await t.cache.get('b');
     expect(t.reads).toEqual(['b']);
   });
+
+  it('caches nothing of a user whose sessions this process is changing, until the change is announced as committed', async () => {
+    const t = setup();
+    t.rows.set('a', user(1, t.now() + 3_600_000));
+    await t.cache.get('a');
+    // The revoking transaction has not committed: a read still sees the session alive, and must not be kept.
+    t.cache.holdUser(1);
+    expect((await t.cache.get('a'))?.id).toBe(1);
+    t.rows.set('a', null); // committed
+    expect(await t.cache.get('a')).toBeNull();
+    expect(t.reads).toEqual(['a', 'a', 'a']);
+    // The notification arrives: caching resumes.
+    t.cache.forgetUser(1);
+    t.rows.set('b', user(1, t.now() + 3_600_000));
+    await t.cache.get('b');
+    await t.cache.get('b');
+    expect(t.reads).toEqual(['a', 'a', 'a', 'b']);
+  });
+
+  it('caches a held user again after the TTL if the change never commits (rolled back)', async () => {
+    const t = setup();
+    t.rows.set('a', user(1, t.now() + 3_600_000));
+    t.cache.holdUser(1);
+    await t.cache.get('a');
+    await t.cache.get('a');
+    expect(t.reads).toEqual(['a', 'a']);
+    t.advance(5_001);
+    await t.cache.get('a');
+    await t.cache.get('a');
+    expect(t.reads).toEqual(['a', 'a', 'a']);
+  });
 });

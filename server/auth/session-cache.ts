@@ -29,6 +29,20 @@ export function createSessionCache(
   const loading = new Map<string, Promise<SessionUser | null>>();
   /** Bumped by every eviction: a read that started before it must not be cached. */
   let generation = 0;
+  /**
+   * Users whose sessions this process is changing in a transaction not yet
+   * known to be committed: a read now still sees the old rows, so nothing of
+   * theirs is cached until the change is announced (or, if it rolled back,
+   * until the TTL has passed).
+   */
+  const unsettled = new Map<number, number>();
+  const isUnsettled = (userId: number) => {
+    const until = unsettled.get(userId);
+    if (until === undefined) return false;
+    if (until > now()) return true;
+    unsettled.delete(userId);
+    return false;
+  };
 
   const unindex = (hash: string, entry: Entry) => {
     if (!entry.user) return;
@@ -46,6 +60,7 @@ export function createSessionCache(
 
   const store = (hash: string, user: SessionUser | null) => {
     remove(hash);
+    if (user && isUnsettled(user.id)) return;
     entries.set(hash, { user, until: now() + ttlMs });
     if (user) {
       const hashes = hashesOfUser.get(user.id) ?? new Set<string>();
@@ -80,12 +95,19 @@ export function createSessionCache(
       }
       return fresh(await pending);
     },
-    /** This user's sessions changed (revoked, rotated, deactivated): forget them. */
+    /** This user's sessions changed (revoked, rotated, deactivated) and the change is committed: forget them. */
     forgetUser(userId: number) {
-      generation += 1;
-      for (const hash of hashesOfUser.get(userId) ?? []) entries.delete(hash);
-      hashesOfUser.delete(userId);
-      loading.clear();
+      unsettled.delete(userId);
+      evict(userId);
+    },
+    /**
+     * This process is changing the user's sessions in a transaction that has
+     * not committed yet: forget them, and cache none of theirs until
+     * forgetUser announces the commit.
+     */
+    holdUser(userId: number) {
+      unsettled.set(userId, now() + ttlMs);
+      evict(userId);
     },
     /** Notifications may have been missed (the LISTEN connection dropped): forget everything. */
     forgetAll() {
@@ -98,4 +120,11 @@ export function createSessionCache(
       return entries.size;
     },
   };
+
+  function evict(userId: number) {
+    generation += 1;
+    for (const hash of hashesOfUser.get(userId) ?? []) entries.delete(hash);
+    hashesOfUser.delete(userId);
+    loading.clear();
+  }
 }

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db, Tx } from '../db/index.js';
 import { notifySessionsChanged } from './live-sessions.js';
 import { hashToken } from './session.js';
 
@@ -70,7 +70,9 @@ export const ROTATED_TOKEN_OVERLAP_MS = 30_000;
  * Claims a refresh token for rotation: marks its row rotated, only if it is
  * live. A single UPDATE, so of two concurrent claims exactly one gets the row
  * (Postgres re-checks the WHERE after the first commits); the other gets
- * nothing and sees the token as already rotated.
+ * nothing and sees the token as already rotated. Call it inside a
+ * transaction after holdSessionsOfUser(trx, userId), so a
+ * revocation of the same user cannot miss the session this refresh inserts.
  */
 export async function claimRefreshToken(db: Db, refreshToken: string, now = new Date()) {
   const overlapEnds = new Date(now.getTime() + ROTATED_TOKEN_OVERLAP_MS);
@@ -97,26 +99,49 @@ export function findSessionByRefreshToken(db: Db, refreshToken: string) {
 }
 
 export function familyOfSession(db: Db, sessionId: number) {
-  return db.selectFrom('sessions').select('family_id').where('id', '=', sessionId).executeTakeFirst();
+  return db.selectFrom('sessions').select(['family_id', 'user_id']).where('id', '=', sessionId).executeTakeFirst();
+}
+
+/**
+ * Revoking and renewing a user's sessions wait for each other on the user's
+ * row. A revocation is one UPDATE of the rows its snapshot sees; a refresh
+ * claims a row and inserts the family's next session in its own transaction.
+ * Without a common lock the UPDATE waits for the claimed row, revokes it, and
+ * never sees the inserted one: the renewed session outlives a password change
+ * or a device sign-out. With it, a revocation starts after every renewal in
+ * flight has committed (READ COMMITTED: its UPDATE then sees their rows), and
+ * a renewal that waited claims nothing that was revoked. One mode for both
+ * (no shared mode that a renewal revoking on reuse would have to upgrade, and
+ * deadlock); `no key update` leaves foreign-key checks of other tables free.
+ * A row lock of the transaction, so it works the same on PGlite.
+ */
+export async function holdSessionsOfUser(trx: Tx, userId: number): Promise<void> {
+  await sql`select id from users where id = ${userId} for no key update`.execute(trx);
+}
+
+/** Runs `work` in the caller's transaction, or in a new one: a row lock lives only as long as its transaction. */
+function inTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Tx) : db.transaction().execute(work);
 }
 
 /**
  * The one place sessions are revoked. Every path (sign-out, refresh-token
  * reuse, password reset or change, deactivation, signing out a device) comes
- * through here, so each one tells every instance (NOTIFY, delivered when the
+ * through here, so each one waits for the user's refreshes in flight (see
+ * holdSessionsOfUser) and tells every instance (NOTIFY, delivered when the
  * transaction commits) to drop its cached copy and close the sockets.
  */
-async function revokeSessions(db: Db, which: { familyId: string } | { userId: number; exceptFamilyId?: string }, now: Date) {
-  let update = db.updateTable('sessions').set({ revoked_at: now }).where('revoked_at', 'is', null);
-  if ('familyId' in which) update = update.where('family_id', '=', which.familyId);
-  else {
-    update = update.where('user_id', '=', which.userId);
-    if (which.exceptFamilyId) update = update.where('family_id', '!=', which.exceptFamilyId);
-  }
-  const revoked = await update.returning(['id', 'user_id']).execute();
-  // A user is announced even with nothing to revoke: deactivation must still reach their sockets.
-  await notifySessionsChanged(db, 'userId' in which ? [which.userId] : revoked.map((r) => r.user_id));
-  return revoked;
+function revokeSessions(db: Db, userId: number, which: { familyId: string } | { exceptFamilyId?: string }, now: Date) {
+  return inTransaction(db, async (trx) => {
+    await holdSessionsOfUser(trx, userId);
+    let update = trx.updateTable('sessions').set({ revoked_at: now }).where('revoked_at', 'is', null).where('user_id', '=', userId);
+    if ('familyId' in which) update = update.where('family_id', '=', which.familyId);
+    else if (which.exceptFamilyId) update = update.where('family_id', '!=', which.exceptFamilyId);
+    const revoked = await update.returning(['id', 'user_id']).execute();
+    // A user is announced even with nothing to revoke: deactivation must still reach their sockets.
+    await notifySessionsChanged(trx, [userId]);
+    return revoked;
+  });
 }
 
 /**
@@ -129,7 +154,8 @@ export function listLiveFamilies(db: Db, userId: number, now = new Date()) {
     .selectFrom('sessions')
     .select((eb) => [
       'family_id',
-      eb.fn.min('created_at').as('signed_in_at'),
+      // The family's start: renewals deleted by pruning never move it.
+      eb.fn.min('family_started_at').as('signed_in_at'),
       eb.fn.max('created_at').as('last_active_at'),
       eb.fn.max('user_agent').as('user_agent'),
       eb.fn.max('id').as('latest_id'),
@@ -153,17 +179,44 @@ export function findFamilyOfUser(db: Db, userId: number, familyId: string) {
 
 /** Every sign-in of a user except one (the one making the change: a password change). */
 export function revokeOtherFamilies(db: Db, userId: number, keepFamilyId: string, now = new Date()) {
-  return revokeSessions(db, { userId, exceptFamilyId: keepFamilyId }, now);
+  return revokeSessions(db, userId, { exceptFamilyId: keepFamilyId }, now);
 }
 
-/** Ends every session of a sign-in (the family shares one id across rotations). */
-export function revokeFamily(db: Db, familyId: string, now = new Date()) {
-  return revokeSessions(db, { familyId }, now);
+/** Ends every session of one of the user's sign-ins (the family shares one id across rotations). */
+export function revokeFamily(db: Db, userId: number, familyId: string, now = new Date()) {
+  return revokeSessions(db, userId, { familyId }, now);
 }
 
 /** Ends every sign-in of a user (password reset or change, deactivation). */
 export function revokeAllSessionsOfUser(db: Db, userId: number, now = new Date()) {
-  return revokeSessions(db, { userId }, now);
+  return revokeSessions(db, userId, {}, now);
+}
+
+/**
+ * Renewed (rotated) rows a sign-in keeps: presenting one of their refresh
+ * tokens again is the sign of a stolen copy and ends the sign-in. Older
+ * renewed rows whose session token has expired are deleted, so a sign-in
+ * holds a bounded number of rows however often it is renewed.
+ */
+export const RENEWED_ROWS_KEPT = 10;
+
+export async function pruneRenewedSessions(db: Db, familyId: string, now = new Date()) {
+  await db
+    .deleteFrom('sessions')
+    .where('family_id', '=', familyId)
+    .where('rotated_at', 'is not', null)
+    .where('expires_at', '<=', now)
+    .where('id', '<', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('id')
+        .where('family_id', '=', familyId)
+        .where('rotated_at', 'is not', null)
+        .orderBy('id', 'desc')
+        .offset(RENEWED_ROWS_KEPT - 1)
+        .limit(1),
+    )
+    .execute();
 }
 
 /** Rows whose refresh token has long expired can no longer do anything. */

@@ -67,26 +67,32 @@ async function remindersOwed(deps: ReminderDeps, today: string): Promise<Owed[]>
 export async function sendDueReminders(deps: ReminderDeps, today: string): Promise<number> {
   let sent = 0;
   for (const r of await remindersOwed(deps, today)) {
-    const outboxId = await deps.db.transaction().execute(async (trx) => {
+    const recorded = await deps.db.transaction().execute(async (trx) => {
       const claim = await repo.claimReminder(trx, { client_id: r.clientId, kind: r.kind, due_date: r.dueDate });
       if (!claim) return null; // sent already, by this instance or another
       const mail = await recordMail(trx, r.mail);
       await repo.linkReminderMail(trx, claim.id, mail.id);
-      return mail.id;
+      return mail;
     });
-    if (outboxId === null) continue;
-    deps.mailer.deliverRecorded(outboxId, r.mail);
+    // Should this process stop before the mail goes out, its lease runs out and the next sweep sends it.
+    if (recorded === null) continue;
+    deps.mailer.deliverRecorded(recorded, r.mail);
     sent += 1;
   }
   if (sent > 0) deps.logger.info(`follow-up reminders sent: ${sent}`);
   return sent;
 }
 
-/** Registers the reminder sweep on the job queue, every REMINDER_SWEEP_MINUTES on whichever instance takes it. */
+/**
+ * Registers the reminder sweep on the job queue, every REMINDER_SWEEP_MINUTES
+ * on whichever instance takes it. Each run first delivers mail that a stopped
+ * instance recorded but never sent (its lease ran out).
+ */
 export function scheduleReminders(queue: JobQueue, deps: ReminderDeps, clock: () => Date) {
   return queue.define(
     REMINDER_JOB,
     async () => {
+      await deps.mailer.sweepAbandoned();
       await sendDueReminders(deps, todayUtc(clock()));
     },
     { everyMinutes: REMINDER_SWEEP_MINUTES },

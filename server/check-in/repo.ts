@@ -3,36 +3,48 @@ import type { Db } from '../db/index.js';
 import type { FollowUpReminderKind } from '../db/schema.js';
 import { CHECK_IN_HISTORY_LIMIT } from './schema.js';
 
-const checkInColumns = [
-  'c.id',
-  'c.client_id',
-  'c.date',
-  'c.weight_kg',
-  'c.adherence',
-  'c.notes',
-  'c.reply',
-  'c.replied_at',
-  'c.created_at',
-] as const;
+const checkInFields = ['id', 'client_id', 'date', 'weight_kg', 'adherence', 'notes', 'reply', 'replied_at', 'created_at'] as const;
+const checkInColumns = checkInFields.map((f) => `c.${f}` as const);
 
+/**
+ * Stores a check-in and returns it as stored; with a clientRequestId already
+ * used by this client, stores nothing and returns undefined (insertOnce).
+ */
 export function insertCheckIn(
   db: Db,
-  row: { client_id: number; date: string; weight_kg: number; adherence: number; notes: string | null; created_at: Date },
+  row: {
+    client_id: number;
+    date: string;
+    weight_kg: number;
+    adherence: number;
+    notes: string | null;
+    created_at: Date;
+    client_request_id: string | null;
+  },
 ) {
-  return db.insertInto('check_ins').values(row).returning('id').executeTakeFirstOrThrow();
+  return db
+    .insertInto('check_ins')
+    .values(row)
+    .onConflict((oc) => oc.columns(['client_id', 'client_request_id']).doNothing())
+    .returning([...checkInFields, sql<string | null>`null`.as('replier_first'), sql<string | null>`null`.as('replier_last')])
+    .executeTakeFirst();
+}
+
+function withReplier(db: Db) {
+  return db
+    .selectFrom('check_ins as c')
+    .leftJoin('users as d', 'd.id', 'c.replied_by')
+    .select([...checkInColumns, 'd.first_name as replier_first', 'd.last_name as replier_last']);
+}
+
+/** The check-in a client sent with this key, if any. */
+export function findCheckInByKey(db: Db, clientId: number, clientRequestId: string) {
+  return withReplier(db).where('c.client_id', '=', clientId).where('c.client_request_id', '=', clientRequestId).executeTakeFirst();
 }
 
 /** A client's check-ins, newest first, with the replying dietitian's name. */
 export function listCheckIns(db: Db, clientId: number, limit = CHECK_IN_HISTORY_LIMIT) {
-  return db
-    .selectFrom('check_ins as c')
-    .leftJoin('users as d', 'd.id', 'c.replied_by')
-    .select([...checkInColumns, 'd.first_name as replier_first', 'd.last_name as replier_last'])
-    .where('c.client_id', '=', clientId)
-    .orderBy('c.created_at', 'desc')
-    .orderBy('c.id', 'desc')
-    .limit(limit)
-    .execute();
+  return withReplier(db).where('c.client_id', '=', clientId).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
 }
 
 export function findCheckIn(db: Db, id: number) {

@@ -3,13 +3,13 @@ import { sessionStillLive } from '../trpc/context.js';
 import { followUpStream } from '../realtime/follow-up-bus.js';
 import { clientProcedure, router } from '../trpc/init.js';
 import { todayUtc } from '../validation.js';
-import { checkIn, checkInOverview, createCheckInInput, listCheckInsInput, type CheckInEvent } from './schema.js';
+import { checkInOverview, createCheckInInput, listCheckInsInput, sentCheckIn, type CheckInEvent } from './schema.js';
 import * as service from './service.js';
 
 export const checkInRouter = router({
   create: clientProcedure
     .input(createCheckInInput)
-    .output(checkIn)
+    .output(sentCheckIn)
     .mutation(({ ctx, input }) => service.createCheckIn(ctx.deps, ctx.user, input, ctx.deps.clock())),
   list: clientProcedure
     .input(listCheckInsInput)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { weightDate, weightKg } from '../weight/schema.js';
-import { idField, plainText } from '../validation.js';
+import { idempotencyKey, idField, plainText } from '../validation.js';
 
 /** Check-ins (issue 13). zod only: the client's form imports this file. */
 
@@ -49,6 +49,14 @@ export const createCheckInInput = checkInForm.extend({
   clientId: idField('clientId').optional(),
   /** The client's own today (their time zone); defaults to today in UTC. The weight is recorded on this day. */
   date: weightDate.optional(),
+  /**
+   * The sender's own key for this check-in, made once per submission and sent
+   * again on a retry: a repeat returns the first check-in (200 over REST)
+   * instead of storing a second. Optional so callers written before it keep
+   * working (the REST shape of check-ins had no key); without it every send is
+   * a new check-in. The app's own form always sends one.
+   */
+  clientRequestId: idempotencyKey('clientRequestId').optional(),
 });
 export const listCheckInsInput = z.object({ clientId: idField('clientId').optional() });
 
@@ -64,6 +72,9 @@ export const checkIn = z.object({
   repliedBy: z.string().nullable(),
   createdAt: z.date(),
 });
+
+/** What sending a check-in answers: the check-in, and whether this was a repeat of an earlier send with the same clientRequestId. */
+export const sentCheckIn = checkIn.extend({ repeated: z.boolean() });
 
 export const CHECK_IN_STATES = ['overdue', 'due', 'upcoming', 'paused', 'no-plan'] as const;
 export const nextCheckIn = z.object({
@@ -81,6 +92,7 @@ export const checkInOverview = z.object({
 
 export type CreateCheckInInput = z.infer<typeof createCheckInInput>;
 export type CheckIn = z.infer<typeof checkIn>;
+export type SentCheckIn = z.infer<typeof sentCheckIn>;
 export type NextCheckIn = z.infer<typeof nextCheckIn>;
 
 /** Live events for a client's own Check-in page. */
@@ -110,4 +122,18 @@ export const followUpRow = z.object({
   daysSinceContact: z.number().int().nullable(),
 });
 export type FollowUpRow = z.infer<typeof followUpRow>;
+
+/**
+ * The dietitian's daily work in the queue, as the console's Overview counts
+ * it and the Follow-ups page filters it (?show=awaiting-reply, ?show=overdue).
+ */
+export const FOLLOW_UP_VIEWS = {
+  'awaiting-reply': {
+    label: 'Awaiting a reply',
+    includes: (row: Pick<FollowUpRow, 'lastCheckIn'>) => row.lastCheckIn !== null && row.lastCheckIn.reply === null,
+  },
+  overdue: { label: 'Overdue', includes: (row: Pick<FollowUpRow, 'state'>) => row.state === 'overdue' },
+} as const;
+export type FollowUpView = keyof typeof FOLLOW_UP_VIEWS;
+export const followUpViewHref = (view: FollowUpView) => `/follow-ups?show=${view}`;
 export const followUpQueue = z.object({ today: z.string(), rows: z.array(followUpRow) });

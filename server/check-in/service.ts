@@ -1,21 +1,24 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { clientToActFor } from '../auth/guards.js';
+import { type KindedLimit, type LimitKind, secondsUntilAllowed, tooManyRequests } from '../auth/rate-limit.js';
 import { ROLE } from '../auth/roles.js';
 import { fullNameOf, type SessionUser } from '../auth/session.js';
 import { findPlan } from '../catalogue/plans.js';
 import type { Db } from '../db/index.js';
+import { insertOnce } from '../db/idempotent.js';
 import type { Database } from '../db/schema.js';
+import type { RateLimits } from '../env.js';
 import { badRequest } from '../errors.js';
 import type { FollowUpBus } from '../realtime/follow-up-bus.js';
 import { todayUtc } from '../validation.js';
 import { recordWeight } from '../weight/service.js';
 import { addDays, type CheckInSchedule, checkInIntervalDays, checkInSchedule, daysBetween, type Pause } from './cadence.js';
 import * as repo from './repo.js';
-import type { CheckIn, CreateCheckInInput, NextCheckIn } from './schema.js';
+import type { CheckIn, CreateCheckInInput, NextCheckIn, SentCheckIn } from './schema.js';
 
-type Deps = { db: Kysely<Database>; followUpBus: FollowUpBus };
+type Deps = { db: Kysely<Database>; followUpBus: FollowUpBus; config: { rateLimits: Pick<RateLimits, 'checkIns'> } };
 
-type CheckInRow = Awaited<ReturnType<typeof repo.listCheckIns>>[number];
+type CheckInRow = NonNullable<Awaited<ReturnType<typeof repo.findCheckInByKey>>>;
 
 function toCheckIn(r: CheckInRow): CheckIn {
   return {
@@ -87,7 +90,7 @@ export async function nextCheckInOf(db: Db, clientId: number, today: string): Pr
  * same day's entry replaced) are written together, and the dietitians'
  * follow-up queue hears of it when the transaction commits.
  */
-export async function createCheckIn(deps: Deps, actor: SessionUser, input: CreateCheckInInput, now = new Date()): Promise<CheckIn> {
+export async function createCheckIn(deps: Deps, actor: SessionUser, input: CreateCheckInInput, now = new Date()): Promise<SentCheckIn> {
   const today = todayUtc(now);
   const clientId = await clientToActFor(deps.db, actor, input.clientId, 'clientId');
   const date = input.date ?? today;
@@ -96,21 +99,46 @@ export async function createCheckIn(deps: Deps, actor: SessionUser, input: Creat
     const message = 'A check-in is for today: the date can be at most a day before today';
     throw badRequest(message, { date: [message] });
   }
-  const id = await deps.db.transaction().execute(async (trx) => {
-    await recordWeight(trx, clientId, input.weight, date);
-    const row = await repo.insertCheckIn(trx, {
-      client_id: clientId,
-      date,
-      weight_kg: input.weight,
-      adherence: input.adherence,
-      notes: input.notes ?? null,
-      created_at: now,
+  const key = input.clientRequestId ?? null;
+  const limit = checkInLimit(deps.config.rateLimits, clientId);
+  const sent = await deps.db.transaction().execute(async (trx) => {
+    // One check-in at a time per client (the limit's own lock): a repeat racing its first waits, then finds it.
+    await sql`select pg_advisory_xact_lock(hashtextextended(${limit.bucket}, 0))`.execute(trx);
+    const first = key === null ? undefined : await repo.findCheckInByKey(trx, clientId, key);
+    if (first) return { row: first, created: false };
+    // Counted in this transaction, so only check-ins that are stored count, and a repeat never does.
+    const wait = await secondsUntilAllowed(trx, limit, now);
+    if (wait > 0) throw tooManyRequests('new check-ins for this client', wait, [limit.kind]);
+    const once = await insertOnce({
+      insert: () =>
+        repo.insertCheckIn(trx, {
+          client_id: clientId,
+          date,
+          weight_kg: input.weight,
+          adherence: input.adherence,
+          notes: input.notes ?? null,
+          created_at: now,
+          client_request_id: key,
+        }),
+      existing: () => repo.findCheckInByKey(trx, clientId, key!),
     });
-    await deps.followUpBus.publish(trx, { kind: 'check-in.created', clientId, checkInId: row.id });
-    return row.id;
+    if (once.created) {
+      await trx.insertInto('login_attempts').values({ bucket: limit.bucket, at: now }).execute();
+      await recordWeight(trx, clientId, input.weight, date);
+      await deps.followUpBus.publish(trx, { kind: 'check-in.created', clientId, checkInId: once.row.id });
+    }
+    return once;
   });
-  const [created] = (await repo.listCheckIns(deps.db, clientId, 5)).filter((r) => r.id === id);
-  return toCheckIn(created!);
+  return { ...toCheckIn(sent.row), repeated: !sent.created };
+}
+
+/**
+ * New check-ins per client, whoever sends them: every one is pushed to each
+ * open console, so a flood from one account must stop at the server.
+ */
+function checkInLimit(limits: Pick<RateLimits, 'checkIns'>, clientId: number): KindedLimit {
+  // The metrics label is a plain string; LimitKind lists the sign-in and form limits it was written for.
+  return { kind: 'check-in-client' as LimitKind, bucket: `check-in:client:${clientId}`, ...limits.checkIns };
 }
 
 /** The client's next due check-in and their history with the dietitian's replies. */

@@ -29,6 +29,8 @@ export async function startFollowUps(opts: {
   const jobs = createJobQueue(dbHandle, logger);
   await jobs.start();
   await scheduleReminders(jobs, { db: dbHandle.db, mailer: opts.mailer, logger, config: opts.config }, opts.clock);
+  // Mail an earlier process recorded but never sent goes out now, in the background (the startup lock is held).
+  void opts.mailer.sweepAbandoned().catch(() => {});
   if (opts.metrics.enabled)
     opts.metrics.registerGauge('job_queue_depth', 'Background jobs (reminder sweeps) waiting or running.', () => jobs.depth());
   return { followUpBus, jobs };

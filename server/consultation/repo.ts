@@ -1,7 +1,33 @@
-import type { Db } from '../db/index.js';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Database, Db } from '../db/index.js';
 import type { ConsultationStatus } from '../db/schema.js';
 import { type PageRequest, pagedList } from '../db/paging.js';
-import { type BookConsultationInput, CONVERTIBLE } from './schema.js';
+import { type BookConsultationInput, CONVERTIBLE, REPEAT_BOOKING_HOURS } from './schema.js';
+
+const repeatWindow = sql`make_interval(hours => ${REPEAT_BOOKING_HOURS})`;
+
+/**
+ * Serialises bookings from one e-mail and contact (until the caller's
+ * transaction ends), so a double tap cannot store two before either sees the
+ * other.
+ */
+export async function lockBookingsOf(db: Db, email: string, contact: string) {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`booking:${email.trim().toLowerCase()}:${contact}`}, 0))`.execute(db);
+}
+
+/** The visitor's own open booking (same e-mail and contact, new or contacted) from the last REPEAT_BOOKING_HOURS, if any. */
+export function findOpenRepeat(db: Db, email: string, contact: string) {
+  return db
+    .selectFrom('consultations')
+    .select(['id', 'created_at'])
+    .where(sql`lower(email)`, '=', email.trim().toLowerCase())
+    .where('contact', '=', contact)
+    .where('status', 'in', ['new', 'contacted'])
+    .where('created_at', '>', sql<Date>`now() - ${repeatWindow}`)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+}
 
 export function insertConsultation(db: Db, booking: BookConsultationInput) {
   return db
@@ -44,16 +70,31 @@ const columns = [
   'c.updated_at',
 ] as const;
 
+/** The latest earlier booking with the same e-mail or contact within REPEAT_BOOKING_HOURS (along the e-mail and contact indexes). */
+const possibleDuplicateOf = (eb: ExpressionBuilder<Database & { c: Database['consultations'] }, 'c'>) =>
+  eb
+    .selectFrom('consultations as d')
+    .select('d.id')
+    .where((w) => w.or([w(sql`lower(d.email)`, '=', sql`lower(c.email)`), w('d.contact', '=', w.ref('c.contact'))]))
+    .where('d.created_at', '<=', (w) => w.ref('c.created_at'))
+    .where('d.created_at', '>', sql<Date>`c.created_at - ${repeatWindow}`)
+    .where('d.id', '<', (w) => w.ref('c.id'))
+    .orderBy('d.id', 'desc')
+    .limit(1)
+    .as('possible_duplicate_of');
+
 const base = (db: Db) => db.selectFrom('consultations as c').innerJoin('countries as k', 'k.id', 'c.country_id');
 
 /** A page of bookings, newest first; with a status, along consultations_status_created_idx. */
 export function pageBookings(db: Db, input: PageRequest & { status: 'all' | ConsultationStatus }) {
   const filtered = input.status === 'all' ? base(db) : base(db).where('c.status', '=', input.status);
-  return pagedList(input, filtered, (q) => q.select(columns).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc'));
+  return pagedList(input, filtered, (q) =>
+    q.select(columns).select(possibleDuplicateOf).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc'),
+  );
 }
 
 export function findBooking(db: Db, id: number) {
-  return base(db).select(columns).where('c.id', '=', id).executeTakeFirst();
+  return base(db).select(columns).select(possibleDuplicateOf).where('c.id', '=', id).executeTakeFirst();
 }
 
 export function findBookingForUpdate(db: Db, id: number) {

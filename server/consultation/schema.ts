@@ -110,9 +110,14 @@ export type BookConsultationInput = ConsultationFormValues;
 
 export const CONSULTATION_BOOKED = "Your consultation has been booked successfully! We'll get in touch with you soon.";
 
+/** A visitor's repeat of an open booking within this many hours is answered with the first (same e-mail and contact). */
+export const REPEAT_BOOKING_HOURS = 24;
+
 export const bookedConsultation = z.object({
   message: z.string(),
   data: z.object({ id: z.number().int() }),
+  /** True when this was a repeat of an open booking (same e-mail and contact, within REPEAT_BOOKING_HOURS): nothing new was stored or mailed. */
+  repeated: z.boolean(),
 });
 
 /* Bookings as the console sees them: statuses, transitions and the shapes returned. */
@@ -158,6 +163,8 @@ export const booking = z.object({
   clientId: z.number().int().nullable(),
   createdAt: z.date(),
   updatedAt: z.date(),
+  /** An earlier booking with the same e-mail or contact, made within REPEAT_BOOKING_HOURS before this one: a possible duplicate. */
+  possibleDuplicateOf: z.number().int().nullable(),
 });
 export type Booking = z.infer<typeof booking>;
 /** What "convert" puts in the new-client form; the dietitian checks it before saving. */

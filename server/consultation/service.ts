@@ -27,16 +27,32 @@ import {
 
 /**
  * Books a consultation (anyone may: visitors are the point), tells the team
- * by mail, and tells the visitor what happens next.
+ * by mail, and tells the visitor what happens next. A visitor who books again
+ * while their first request is open (same e-mail and contact, within
+ * REPEAT_BOOKING_HOURS) is told that it is in hand, and nothing new is stored
+ * or mailed; only someone presenting both gets that answer, so it says
+ * nothing about anyone else's booking.
  */
 export async function bookConsultation(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, meta: RequestMeta, input: BookConsultationInput) {
   const country = await findCountry(deps.db, input.country);
   if (!country) throw badRequest(CHOOSE_A_COUNTRY, { country: [CHOOSE_A_COUNTRY] });
   await takeSlot(deps.db, 'consultation requests', publicFormLimits(deps.config.rateLimits, 'consultation', meta.ip, input.email));
-  const saved = await repo.insertConsultation(deps.db, input);
+  const booked = await deps.db.transaction().execute(async (trx) => {
+    await repo.lockBookingsOf(trx, input.email, input.contact);
+    const first = await repo.findOpenRepeat(trx, input.email, input.contact);
+    if (first) return { ...first, repeated: true };
+    return { ...(await repo.insertConsultation(trx, input)), repeated: false };
+  });
+  if (booked.repeated) {
+    return {
+      message: repeatBookingMessage(booked.created_at, input.contact),
+      data: { id: booked.id },
+      repeated: true,
+    };
+  }
   await deps.mailer.queue({
     to: BRAND.supportEmail,
-    subject: oneLine(`Consultation request #${saved.id} from ${input.name}`),
+    subject: oneLine(`Consultation request #${booked.id} from ${input.name}`),
     text: [
       `Name: ${input.name}`,
       `Email: ${input.email}`,
@@ -48,13 +64,17 @@ export async function bookConsultation(deps: Pick<AppDeps, 'db' | 'mailer' | 'co
       `State: ${input.state}`,
       `Country: ${country.name}`,
       `Medical condition: ${input.isMedicalCondition ? 'Yes' : 'No'}`,
-      `Received: ${formatMoment(saved.created_at, SERVICE_TIME_ZONE)}`,
+      `Received: ${formatMoment(booked.created_at, SERVICE_TIME_ZONE)}`,
     ].join('\n'),
   });
   await deps.mailer.queue(
-    bookingReceivedMail({ to: input.email, name: input.name, phone: formatPhone(input.contact), bookingId: saved.id }),
+    bookingReceivedMail({ to: input.email, name: input.name, phone: formatPhone(input.contact), bookingId: booked.id }),
   );
-  return { message: CONSULTATION_BOOKED, data: { id: saved.id } };
+  return { message: CONSULTATION_BOOKED, data: { id: booked.id }, repeated: false };
+}
+
+export function repeatBookingMessage(firstAt: Date, contact: string) {
+  return `We already have your request from ${formatMoment(firstAt, SERVICE_TIME_ZONE)}; we'll call you soon on ${formatPhone(contact)}.`;
 }
 
 /* The console's side: the dietitian reads and files bookings. */
@@ -80,6 +100,7 @@ const toBooking = (r: Row): Booking => ({
   clientId: r.client_id,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  possibleDuplicateOf: r.possible_duplicate_of,
 });
 
 export async function listBookings(db: Db, input: { status: 'all' | ConsultationStatus; page: number; pageSize: number }) {

@@ -14,7 +14,7 @@ export const DISK_FULL_RETRY_AFTER_SECONDS = 60;
 
 /** 53100 disk_full from Postgres; ENOSPC from the file system itself. */
 const DISK_FULL_CODES = new Set(['53100', 'ENOSPC']);
-const DISK_FULL_TEXT = /No space left on device|could not extend file|disk full/i;
+const DISK_FULL_TEXT = /No space left on device|could not extend file/i;
 
 export function isDiskFull(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== 'object' || error === null) return false;

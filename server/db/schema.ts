@@ -75,6 +75,9 @@ export interface OutboxTable {
   error: string | null;
   created_at: CreatedAt;
   sent_at: NullableTimestamp;
+  /** Who is delivering it (a random token) and until when; a lease run out may be taken over. */
+  claim_token: string | null;
+  claimed_until: NullableTimestamp;
 }
 
 export interface CountriesTable {
@@ -241,6 +244,8 @@ export interface CheckInsTable {
   replied_at: NullableTimestamp;
   replied_by: number | null;
   created_at: CreatedAt;
+  /** The client's own key for this check-in (unique per client): a repeated send finds the first. */
+  client_request_id: string | null;
 }
 
 /** A pause of a subscription; open while resumed_on is null. */

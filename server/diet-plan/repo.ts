@@ -4,8 +4,23 @@ import { type PageRequest, pagedList } from '../db/paging.js';
 /** A page of one client's plans, newest first, along diet_plans_client_idx (client_id, from_date, id). */
 export function pageClientPlans(db: Db, clientId: number, page: PageRequest) {
   return pagedList(page, db.selectFrom('diet_plans').where('client_id', '=', clientId), (q) =>
-    q.select(['id', 'client_id', 'from_date', 'to_date']).orderBy('from_date', 'desc').orderBy('id', 'desc'),
+    q.select(['id', 'client_id', 'title', 'from_date', 'to_date']).orderBy('from_date', 'desc').orderBy('id', 'desc'),
   );
+}
+
+/**
+ * The client's other plans whose dates meet [from, to], earliest first, along diet_plans_client_idx
+ * (from_date <= to bounds the scan). A few are enough to name in a warning.
+ */
+export function overlappingPlans(db: Db, clientId: number, range: { from: string; to: string }, exceptId?: number) {
+  let q = db
+    .selectFrom('diet_plans')
+    .select(['id', 'title', 'from_date', 'to_date'])
+    .where('client_id', '=', clientId)
+    .where('from_date', '<=', range.to)
+    .where('to_date', '>=', range.from);
+  if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+  return q.orderBy('from_date').orderBy('id').limit(4).execute();
 }
 
 export function insertPlan(

@@ -11,6 +11,7 @@ export const dietPlanRoutes = defineRoutes([
       'Each pdfURL is a signed link that opens the PDF without a token for about 15 minutes.',
     tag: 'Diet plans',
     auth: 'required',
+    clientData: true,
     request: { query: listDietPlansInput },
     response: z.array(dietPlanRow),
     responseExtra: { count: z.number().int().describe('Total number of the client’s plans') },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField, idField, intField, plainText, requiredText } from '../validation.js';
+import { dateField, idField, intField, isCalendarDate, plainText, requiredText } from '../validation.js';
 
 /** Page sizes of the My Diet Plans table (10, 25, 50 or 100 rows; 10 by default). */
 export const DIET_PLAN_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -39,6 +39,8 @@ export type ListDietPlansInput = z.infer<typeof listDietPlansInput>;
 
 export const dietPlanRow = z.object({
   id: z.number().int(),
+  /** What the plan is ('Weight loss, phase 2'), as the dietitian named it. */
+  title: z.string(),
   from: z.string(),
   to: z.string(),
   /** A short-lived signed link that opens the PDF without a bearer header. */
@@ -78,23 +80,22 @@ export const HOUSEHOLD_UNITS = {
 export type HouseholdUnit = keyof typeof HOUSEHOLD_UNITS;
 const unitNames = Object.keys(HOUSEHOLD_UNITS) as [HouseholdUnit, ...HouseholdUnit[]];
 
-export const portionSchema = z
-  .object({
-    quantity: z
-      .number({ error: 'Quantity is required' })
-      .min(0.25, 'Quantity must be between ¼ and 50')
-      .max(50, 'Quantity must be between ¼ and 50')
-      .refine((q) => Number.isInteger(q * 4), 'Quantity must be a whole number, or a quarter, half or three quarters'),
-    unit: z.enum(unitNames, { error: `Unit must be one of ${unitNames.join(', ')}` }),
-    /** Weight of the portion in grams (cooked weight for cooked food). */
-    grams: z.number().int('Grams must be a whole number').min(1, 'Grams must be between 1 and 5000').max(5000).optional(),
-    /** Volume for drinks, in millilitres. */
-    ml: z.number().int('Millilitres must be a whole number').min(1, 'Millilitres must be between 1 and 5000').max(5000).optional(),
-  })
-  .refine((p) => p.grams !== undefined || p.ml !== undefined, {
-    message: 'Give the portion in grams (or millilitres for drinks)',
-    path: ['grams'],
-  });
+/**
+ * The household measure is the portion (1 katori, 2 rotis): that is how the client serves it. Grams
+ * and millilitres are optional precision on top, for when the dietitian has weighed it.
+ */
+export const portionSchema = z.object({
+  quantity: z
+    .number({ error: 'Quantity is required' })
+    .min(0.25, 'Quantity must be between ¼ and 50')
+    .max(50, 'Quantity must be between ¼ and 50')
+    .refine((q) => Number.isInteger(q * 4), 'Quantity must be a whole number, or a quarter, half or three quarters'),
+  unit: z.enum(unitNames, { error: `Unit must be one of ${unitNames.join(', ')}` }),
+  /** Weight of the portion in grams (cooked weight for cooked food). */
+  grams: z.number().int('Grams must be a whole number').min(1, 'Grams must be between 1 and 5000').max(5000).optional(),
+  /** Volume for drinks, in millilitres. */
+  ml: z.number().int('Millilitres must be a whole number').min(1, 'Millilitres must be between 1 and 5000').max(5000).optional(),
+});
 export type Portion = z.infer<typeof portionSchema>;
 
 export const mealItemSchema = z.object({
@@ -129,7 +130,26 @@ export type PlanDay = z.infer<typeof planDaySchema>;
 
 /** A plan's dates: the end may not come before the start (one rule for every plan form). */
 export const rangeOk = (p: { from: string; to: string }) => p.from <= p.to;
-export const rangeError = { message: 'The end date cannot be before the start date', path: ['to'] };
+export const rangeError = {
+  message: 'The end date cannot be before the start date',
+  path: ['to'],
+  // Checked whenever both dates are real dates, even while other fields are wrong: otherwise the
+  // form shows this only on a second submit, after everything else was fixed.
+  when: ({ value }: { value: unknown }) => {
+    const v = value as { from?: unknown; to?: unknown } | null;
+    return typeof v?.from === 'string' && typeof v.to === 'string' && isCalendarDate(v.from.trim()) && isCalendarDate(v.to.trim());
+  },
+};
+
+/**
+ * A plan that looks like a mistake (fewer days than its dates need, or dates over another plan of
+ * the client's) is saved only once the dietitian has seen why and confirmed: until then the save
+ * answers 409 with each reason in fieldErrors.acknowledgeWarnings.
+ */
+export const acknowledgeWarnings = z
+  .boolean({ error: 'acknowledgeWarnings must be true or false' })
+  .optional()
+  .describe('Save even though the plan has warnings (a 409 listed them in fieldErrors.acknowledgeWarnings)');
 
 export const composedDietPlanSchema = z
   .object({
@@ -187,6 +207,7 @@ export const reviseDietPlanInput = z.discriminatedUnion('source', [
       expectedVersion: intField('expectedVersion', 1),
       /** Leave out to keep the current PDF (e.g. only the dates change). */
       pdfBase64: pdfBase64.optional(),
+      acknowledgeWarnings,
     })
     .refine(rangeOk, rangeError),
   z.object({
@@ -194,6 +215,7 @@ export const reviseDietPlanInput = z.discriminatedUnion('source', [
     id: idField('id'),
     expectedVersion: intField('expectedVersion', 1),
     plan: composedDietPlanSchema,
+    acknowledgeWarnings,
   }),
 ]);
 export type ReviseDietPlanInput = z.infer<typeof reviseDietPlanInput>;

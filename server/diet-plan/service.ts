@@ -3,7 +3,7 @@ import { clientNotFound, clientToActFor, requireClient } from '../auth/guards.js
 import type { SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
-import { badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
+import { AppError, badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
 import { mapPage } from '../db/paging.js';
 import { type MailDeps, mailDietPlanPublished } from '../notify/client-mail.js';
 import { renderDietPlanPdf } from '../pdf/diet-plan.js';
@@ -34,6 +34,7 @@ export async function listDietPlans(
   return {
     data: page.items.map((r) => ({
       id: r.id,
+      title: r.title,
       from: r.from_date,
       to: r.to_date,
       pdfURL: signPdfLink(deps.secret, { id: r.id, clientId: r.client_id }, { baseUrl: deps.config.publicUrl, now }),
@@ -124,10 +125,46 @@ async function clientNameOf(db: Db, clientId: number) {
 /** Renders the composed plan with the client's and the dietitian's names on it. */
 async function render(db: Db, actor: SessionUser, clientId: number, plan: ComposedDietPlan) {
   const clientName = await clientNameOf(db, clientId);
-  return renderDietPlanPdf({ ...plan, clientName, dietitianName: actor.fullName });
+  return renderDietPlanPdf({ ...plan, clientName, dietitian: actor });
 }
 
 const mealCount = (plan: ComposedDietPlan) => plan.days.reduce((n, d) => n + d.meals.length, 0);
+
+/* Warnings: a plan that is probably a mistake is saved only once the dietitian confirms it. */
+
+const DAY_MS = 86_400_000;
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+const dayRange = (from: string, to: string) => `${formatDay(from)} – ${formatDay(to)}`;
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * A composed plan with fewer days than its dates need: a one-day plan for a week leaves the client
+ * six days without guidance, or repeating one day without being told to. A week of days for a month
+ * (a weekly rotation) is normal, so only fewer than seven days count.
+ */
+export function coverageWarning(plan: Pick<ComposedDietPlan, 'from' | 'to' | 'days'>): string | null {
+  const period = daysBetween(plan.from, plan.to);
+  const listed = plan.days.length;
+  if (listed >= Math.min(7, period)) return null;
+  return `This plan lists ${count(listed, 'day')} for a ${period}-day period (${dayRange(plan.from, plan.to)}): add the missing days or shorten the dates, unless the client is meant to repeat ${listed === 1 ? 'it' : 'them'}.`;
+}
+
+/** Dates over another plan of the client's: both would show in My Diet Plans for those days. */
+export async function overlapWarning(db: Db, clientId: number, range: { from: string; to: string }, exceptPlanId?: number) {
+  const others = await repo.overlappingPlans(db, clientId, range, exceptPlanId);
+  if (others.length === 0) return null;
+  const named = others.slice(0, 3).map((p) => `“${p.title}” (${dayRange(p.from_date, p.to_date)})`);
+  const more = others.length > 3 ? ', and more' : '';
+  return `These dates overlap the client’s ${others.length === 1 ? 'plan' : 'plans'} ${named.join(', ')}${more}: the client will see both for those days.`;
+}
+
+/** 409 until the caller has seen the warnings and sends acknowledgeWarnings: true. */
+function requireAcknowledged(warnings: (string | null)[], acknowledged: boolean | undefined) {
+  const found = warnings.filter((w): w is string => w !== null);
+  if (found.length === 0 || acknowledged) return;
+  throw new AppError('CONFLICT', `${found.join(' ')} Confirm to save it anyway.`, { fieldErrors: { acknowledgeWarnings: found } });
+}
 
 type SummaryRow = Awaited<ReturnType<typeof repo.pagePlans>>['items'][number];
 const toSummary = (r: SummaryRow) => ({
@@ -148,18 +185,20 @@ export async function listAllDietPlans(db: Db, input: { clientId?: number; page:
   return mapPage(await repo.pagePlans(db, input), toSummary);
 }
 
+/** A composed plan as stored (JSON text on one driver, an object on the other); null if it no longer parses. */
+function storedContent(content: unknown): ComposedDietPlan | null {
+  const parsed = composedDietPlanSchema.safeParse(typeof content === 'string' ? JSON.parse(content) : content);
+  return parsed.success ? parsed.data : null;
+}
+
 export async function getDietPlan(deps: Deps, input: { id: number }): Promise<DietPlanDetail> {
   const { id } = input;
   const plan = await repo.findPlanWithClient(deps.db, id);
   if (!plan) throw notFound(PLAN_MISSING);
   const [archived, creator] = await Promise.all([repo.listArchivedVersions(deps.db, id), repo.creatorName(deps.db, plan.created_by)]);
-  const content =
-    plan.content === null
-      ? null
-      : composedDietPlanSchema.safeParse(typeof plan.content === 'string' ? JSON.parse(plan.content) : plan.content);
   return {
     ...toSummary(plan),
-    content: content?.success ? content.data : null,
+    content: plan.content === null ? null : storedContent(plan.content),
     versions: [
       {
         version: plan.version,
@@ -192,9 +231,11 @@ export async function getDietPlan(deps: Deps, input: { id: number }): Promise<Di
 export async function uploadPlan(
   deps: MailDeps,
   actor: SessionUser,
-  input: { clientId: number; title: string; from: string; to: string; pdfBase64: string },
+  input: { clientId: number; title: string; from: string; to: string; pdfBase64: string; acknowledgeWarnings?: boolean },
 ) {
   const pdf = decodePdf(input.pdfBase64);
+  await clientNameOf(deps.db, input.clientId);
+  requireAcknowledged([await overlapWarning(deps.db, input.clientId, input)], input.acknowledgeWarnings);
   const saved = await deps.db.transaction().execute(async (trx) => {
     const created = await createDietPlan(trx, {
       clientId: input.clientId,
@@ -218,7 +259,14 @@ export async function uploadPlan(
 }
 
 /** A new plan composed of days × meals, rendered into a branded PDF on the server. */
-export async function composePlan(deps: MailDeps, actor: SessionUser, input: { clientId: number; plan: ComposedDietPlan }) {
+export async function composePlan(
+  deps: MailDeps,
+  actor: SessionUser,
+  input: { clientId: number; plan: ComposedDietPlan; acknowledgeWarnings?: boolean },
+) {
+  // Warnings first (a client that does not exist is a 404 before them): the render is the slow part.
+  await clientNameOf(deps.db, input.clientId);
+  requireAcknowledged([coverageWarning(input.plan), await overlapWarning(deps.db, input.clientId, input.plan)], input.acknowledgeWarnings);
   const pdf = await render(deps.db, actor, input.clientId, input.plan);
   const saved = await deps.db.transaction().execute(async (trx) => {
     const { plan } = input;
@@ -260,6 +308,17 @@ export async function revisePlan(deps: MailDeps, actor: SessionUser, input: Revi
   const uploaded = input.source === 'upload' && input.pdfBase64 ? decodePdf(input.pdfBase64) : undefined;
   const current = await repo.findPlanWithClient(db, input.id);
   if (!current) throw notFound(PLAN_MISSING);
+  // An edit is asked to confirm only what it changes: a plan saved over its warnings once is not asked again.
+  const dates = input.source === 'composed' ? input.plan : input;
+  const datesChanged = dates.from !== current.from_date || dates.to !== current.to_date;
+  const daysBefore = current.content === null ? null : storedContent(current.content)?.days.length;
+  requireAcknowledged(
+    [
+      input.source === 'composed' && (datesChanged || daysBefore !== input.plan.days.length) ? coverageWarning(input.plan) : null,
+      datesChanged ? await overlapWarning(db, current.client_id, dates, input.id) : null,
+    ],
+    input.acknowledgeWarnings,
+  );
   const rendered = input.source === 'composed' ? await render(db, actor, current.client_id, input.plan) : undefined;
   const saved = await db.transaction().execute(async (trx) => {
     const locked = await repo.lockPlanWithClient(trx, input.id);

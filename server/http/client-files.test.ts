@@ -135,6 +135,55 @@ describe('pages', () => {
   });
 });
 
+describe('a form posted natively (the page’s JavaScript never ran)', () => {
+  /** A form body that records whether anything read it. */
+  const postTo = (p: string) => {
+    let read = false;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          read = true;
+          controller.enqueue(new TextEncoder().encode('email=a%40b.test&password=secret'));
+          controller.close();
+        },
+      },
+      // Nothing is pulled until someone reads.
+      { highWaterMark: 0 },
+    );
+    const res = app.request(`http://poshan.test${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    return { res, wasRead: () => read };
+  };
+
+  it('sends the visitor back to the page with a GET, without reading the fields', async () => {
+    for (const [p, location] of [
+      ['/login', '/login'],
+      ['/faq', '/faq'],
+      ['/consult?book=true', '/consult?book=true'],
+      ['/reset-password?token=abc', '/reset-password?token=abc'],
+    ]) {
+      const { res, wasRead } = postTo(p!);
+      const answer = await res;
+      expect(answer.status, p).toBe(303);
+      expect(answer.headers.get('location'), p).toBe(location);
+      expect(wasRead(), p).toBe(false);
+    }
+  });
+
+  it('answers an unknown address with the 404 page, and redirects nowhere else', async () => {
+    for (const p of ['/nope', '//evil.example/login', '/%E0%A4%A']) {
+      const answer = await postTo(p).res;
+      expect(answer.status, p).toBe(404);
+      expect(answer.headers.get('location'), p).toBeNull();
+      expect(await answer.text()).toContain('not-found');
+    }
+  });
+});
+
 describe('robots.txt and sitemap.xml', () => {
   it('robots.txt is plain text that points at the sitemap', async () => {
     const res = await get('/robots.txt');

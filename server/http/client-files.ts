@@ -86,13 +86,18 @@ export function clientFiles(distDir: string, opts: { publicUrl?: string } = {}) 
     return c.text('The web client is not built (npm run build).', 503);
   }
 
-  app.get('*', async (c) => {
-    let pathname: string;
+  /** The request's path decoded, or null when its percent-encoding is broken. */
+  const decodedPath = (c: Context) => {
     try {
-      pathname = decodeURIComponent(c.req.path);
+      return decodeURIComponent(c.req.path);
     } catch {
-      return html(c, NOT_FOUND_FILE, 404);
+      return null;
     }
+  };
+
+  app.get('*', async (c) => {
+    const pathname = decodedPath(c);
+    if (pathname === null) return html(c, NOT_FOUND_FILE, 404);
     if (pathname.length > 1 && pathname.endsWith('/')) {
       const url = new URL(c.req.url);
       return c.redirect(`${pathname.replace(/\/+$/, '') || '/'}${url.search}`, 301);
@@ -110,6 +115,18 @@ export function clientFiles(distDir: string, opts: { publicUrl?: string } = {}) 
     if (page.kind === 'prerendered') return html(c, page.file, 200);
     if (page.kind === 'shell') return html(c, APP_SHELL_FILE, 200);
     return html(c, NOT_FOUND_FILE, 404);
+  });
+
+  // Every form posts to its own page (method="post", no action), and the page's inline loader holds the
+  // submit until the app sends it (decision 102), so a POST arrives here only from a browser whose
+  // JavaScript never ran. Sessions live in the app (a bearer token it keeps), so there is nothing to do
+  // with the fields here: they are not read, and the visitor is sent back to the page with a GET (303,
+  // so a reload does not post them again).
+  app.post('*', (c) => {
+    const pathname = decodedPath(c);
+    if (pathname === null || pageKind(pathname).kind === 'not-found') return html(c, NOT_FOUND_FILE, 404);
+    const url = new URL(c.req.url);
+    return c.redirect(`${url.pathname}${url.search}`, 303);
   });
 
   async function serveFile(c: Context, file: string, ext: string, size: number, mtimeMs: number, cacheControl: string) {

@@ -4,7 +4,8 @@ import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { requeueFailedMail } from './repo.js';
+import { randomUUID } from 'node:crypto';
+import * as repo from './repo.js';
 
 /** `html`, when given, is sent as the alternative to the plain text (see compose.ts). */
 export type Mail = {
@@ -47,9 +48,19 @@ export function redacted(mail: Mail): { text: string; html: string | null } {
  */
 export type MailSink = (mail: Mail & { outboxId: number }) => void;
 
+/**
+ * How a delivery ended; 'queued' when the sender found its lease taken over
+ * before it sent (it stalled past MAIL_LEASE_SECONDS, and the sweep or a
+ * retry delivers the mail instead).
+ */
+export type Delivery = { id: number; status: 'sent' | 'failed' | 'logged' | 'queued' };
+
+/** A mail written to the outbox and leased to its writer for delivery. */
+export type RecordedMail = { id: number; claimToken: string };
+
 export interface Mailer {
   /** Records the mail in the outbox, then delivers it (SMTP) or logs it (no SMTP). Never throws on delivery failure. */
-  send(mail: Mail): Promise<{ id: number; status: 'sent' | 'failed' | 'logged' }>;
+  send(mail: Mail): Promise<Delivery>;
   /**
    * Records the mail in the outbox and delivers it in the background. For
    * public endpoints: the answer must not wait on (or reveal, by its timing)
@@ -61,21 +72,42 @@ export interface Mailer {
    * background like queue(). For mail that must be recorded in the same
    * transaction as the change it reports (a reminder sent exactly once).
    */
-  deliverRecorded(outboxId: number, mail: Mail): void;
+  deliverRecorded(recorded: RecordedMail, mail: Mail): void;
   /** Resolves when every queued delivery has finished (for shutdown and tests). */
   drain(): Promise<void>;
-  /** Delivers a failed outbox mail again; null when that mail is not failed (already retried, or delivered). */
-  retry(id: number): Promise<{ id: number; status: 'sent' | 'failed' | 'logged' } | null>;
+  /**
+   * Delivers a failed mail again, or a queued one whose sender died before
+   * sending it (its lease ran out); null when the mail is neither (delivered,
+   * being delivered, or retried already).
+   */
+  retry(id: number): Promise<Delivery | null>;
+  /**
+   * Delivers (or, when it cannot be sent again, fails) every mail left queued
+   * by a sender whose lease ran out: a process that stopped between writing a
+   * mail and sending it. Run at start-up and with each reminder sweep.
+   */
+  sweepAbandoned(): Promise<{ delivered: number; failed: number }>;
 }
 
-/** Writes a mail to the outbox as queued (sensitive parts hidden), in the caller's transaction if it passes one. */
-export function recordMail(db: Db, mail: Mail) {
+/** Why a mail left behind with a hidden one-time link is failed rather than sent: the link was never stored. */
+export const ABANDONED_WITH_HIDDEN_LINK =
+  'Delivery was interrupted, and the one-time link in this mail is never stored, so it cannot be sent again. Send a new link from the console, or the recipient can use Forgot password.';
+const ABANDONED_BATCH = 50;
+
+/**
+ * Writes a mail to the outbox as queued (sensitive parts hidden), in the
+ * caller's transaction if it passes one, leased to the caller for delivery
+ * (deliverRecorded); should the caller never deliver it, the sweep does.
+ */
+export async function recordMail(db: Db, mail: Mail): Promise<RecordedMail> {
   const kept = redacted(mail);
-  return db
-    .insertInto('outbox')
-    .values({ to_address: mail.to, subject: mail.subject, body_text: kept.text, body_html: kept.html, status: 'queued' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const claimToken = randomUUID();
+  const row = await repo.insertQueuedMail(
+    db,
+    { to_address: mail.to, subject: mail.subject, body_text: kept.text, body_html: kept.html },
+    claimToken,
+  );
+  return { id: row.id, claimToken };
 }
 
 /**
@@ -96,34 +128,74 @@ export function createMailer(opts: {
 
   const record = (mail: Mail) => recordMail(opts.db, mail);
 
-  const deliver = async (row: { id: number }, mail: Mail): Promise<{ id: number; status: 'sent' | 'failed' | 'logged' }> => {
+  /**
+   * Exactly once as far as this side can tell: the lease is checked (and
+   * renewed) just before sending, so a sender that stalled past its lease
+   * leaves the mail to whoever took it over; the outcome is recorded only
+   * under the lease.
+   */
+  const deliver = async (claim: RecordedMail, mail: Mail): Promise<Delivery> => {
+    const id = claim.id;
+    if (!(await repo.renewMailClaim(opts.db, id, claim.claimToken))) {
+      opts.logger.warn(`mail left to the sender that took it over (outbox #${id})`);
+      return { id, status: 'queued' };
+    }
+    const settle = async (outcome: Parameters<typeof repo.settleMail>[3]) => {
+      if (!(await repo.settleMail(opts.db, id, claim.claimToken, outcome)))
+        opts.logger.warn(`mail delivered after its lease ran out (outbox #${id}): it may have gone out twice`);
+      opts.metrics?.mailDelivered(outcome.status);
+      return { id, status: outcome.status };
+    };
     if (!transport) {
       // The body (it may hold a reset link) stays in the outbox, never in the log.
-      opts.logger.info('mail kept in the outbox (no SMTP_URL)', { outboxId: row.id, subject: mail.subject });
-      opts.sink?.({ ...mail, outboxId: row.id });
-      await opts.db.updateTable('outbox').set({ status: 'logged' }).where('id', '=', row.id).execute();
-      opts.metrics?.mailDelivered('logged');
-      return { id: row.id, status: 'logged' };
+      opts.logger.info('mail kept in the outbox (no SMTP_URL)', { outboxId: id, subject: mail.subject });
+      opts.sink?.({ ...mail, outboxId: id });
+      return settle({ status: 'logged' });
     }
     try {
       await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-      await opts.db.updateTable('outbox').set({ status: 'sent', sent_at: new Date() }).where('id', '=', row.id).execute();
-      opts.metrics?.mailDelivered('sent');
-      return { id: row.id, status: 'sent' };
     } catch (err) {
       const message = (err as Error).message;
-      opts.logger.warn(`mail delivery failed (outbox #${row.id})`, { error: message });
-      await opts.db.updateTable('outbox').set({ status: 'failed', error: message }).where('id', '=', row.id).execute();
-      opts.metrics?.mailDelivered('failed');
-      return { id: row.id, status: 'failed' };
+      opts.logger.warn(`mail delivery failed (outbox #${id})`, { error: message });
+      return settle({ status: 'failed', error: message });
     }
+    return settle({ status: 'sent', sent_at: new Date() });
   };
 
-  const deliverRecorded = (outboxId: number, mail: Mail) => {
-    const job: Promise<unknown> = deliver({ id: outboxId }, mail)
-      .catch((err: Error) => opts.logger.warn(`mail delivery failed (outbox #${outboxId})`, { error: err.message }))
+  const inBackground = <T>(what: string, work: Promise<T>) => {
+    const job: Promise<unknown> = work
+      .catch((err: Error) => opts.logger.warn(what, { error: err.message }))
       .finally(() => inFlight.delete(job));
     inFlight.add(job);
+  };
+
+  const deliverRecorded = (recorded: RecordedMail, mail: Mail) =>
+    inBackground(`mail delivery failed (outbox #${recorded.id})`, deliver(recorded, mail));
+
+  const stored = (row: { to_address: string; subject: string; body_text: string; body_html: string | null }): Mail => ({
+    to: row.to_address,
+    subject: row.subject,
+    text: row.body_text,
+    html: row.body_html ?? undefined,
+  });
+
+  const sweepAbandoned = async () => {
+    const done = { delivered: 0, failed: 0 };
+    for (;;) {
+      const claimToken = randomUUID();
+      const rows = await repo.takeAbandonedMail(opts.db, claimToken, ABANDONED_BATCH);
+      for (const row of rows) {
+        const claim = { id: row.id, claimToken };
+        const outcome = row.body_text.includes(HIDDEN_IN_OUTBOX)
+          ? await repo.settleMail(opts.db, row.id, claimToken, { status: 'failed', error: ABANDONED_WITH_HIDDEN_LINK }).then(() => 'failed')
+          : (await deliver(claim, stored(row))).status;
+        if (outcome === 'failed') done.failed += 1;
+        else done.delivered += 1;
+      }
+      if (rows.length < ABANDONED_BATCH) break;
+    }
+    if (done.delivered + done.failed > 0) opts.logger.info('mail left queued by a stopped sender, swept', done);
+    return done;
   };
 
   return {
@@ -131,18 +203,25 @@ export function createMailer(opts: {
       return deliver(await record(mail), mail);
     },
     async queue(mail) {
-      const row = await record(mail);
-      deliverRecorded(row.id, mail);
-      return { id: row.id };
+      const recorded = await record(mail);
+      deliverRecorded(recorded, mail);
+      return { id: recorded.id };
     },
     deliverRecorded,
     async drain() {
       await Promise.all([...inFlight]);
     },
     async retry(id) {
-      const row = await requeueFailedMail(opts.db, id, HIDDEN_IN_OUTBOX);
+      const claimToken = randomUUID();
+      const row = await repo.takeMailForRetry(opts.db, id, claimToken, HIDDEN_IN_OUTBOX);
       if (!row) return null;
-      return deliver(row, { to: row.to_address, subject: row.subject, text: row.body_text });
+      return deliver({ id: row.id, claimToken }, stored(row));
+    },
+    sweepAbandoned() {
+      const sweep = sweepAbandoned();
+      // Tracked so that shutdown (drain) waits for a sweep under way.
+      inBackground('sweeping abandoned mail failed', sweep);
+      return sweep;
     },
   };
 }

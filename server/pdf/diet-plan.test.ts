@@ -22,7 +22,7 @@ const plan: DietPlanPdfInput = {
   from: '2026-11-02',
   to: '2026-11-29',
   clientName: 'Asha Verma',
-  dietitianName: 'Dr. Meera Iyer',
+  dietitian: { firstName: 'Meera', lastName: 'Iyer' },
   issuedOn: '2026-11-01',
   days: [
     {
@@ -68,7 +68,7 @@ describe('renderDietPlanPdf', () => {
     for (const expected of [
       BRAND.name,
       'Asha Verma',
-      'Dr. Meera Iyer',
+      'Meera Iyer',
       'Weight loss, phase 1',
       '2 Nov 2026 – 29 Nov 2026',
       'Monday',

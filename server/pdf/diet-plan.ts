@@ -20,7 +20,8 @@ import { A4, type FontWeight, inBottomMargin, type PdfDoc, renderPdf } from './d
  */
 export type DietPlanPdfInput = ComposedDietPlanInput & {
   clientName: string;
-  dietitianName: string;
+  /** The dietitian's account: the plan prints their name by dietitianOnPlan. */
+  dietitian: { firstName: string; lastName: string };
   /** 'YYYY-MM-DD' printed as the issue date; defaults to today (UTC). */
   issuedOn?: string;
 };
@@ -97,6 +98,14 @@ export function formatTime(hhmm: string): string {
 
 export { formatDay };
 export const formatDateRange = (from: string, to: string) => `${formatDay(from)} – ${formatDay(to)}`;
+
+/**
+ * Whose name a plan carries: the dietitian's account name, first and last, as the console and the
+ * mails show it. No title is added: an account has no title to add, and a plan must not read
+ * "Dr." on one PDF and not on the next. Every plan PDF (composed, previewed, seeded) gets it here.
+ */
+export const dietitianOnPlan = (d: { firstName: string; lastName: string }) =>
+  `${d.firstName ?? ''} ${d.lastName ?? ''}`.replace(/\s+/g, ' ').trim();
 
 /* -------------------------------- layout -------------------------------- */
 
@@ -361,9 +370,9 @@ export function prepareDietPlanPdf(input: DietPlanPdfInput): DietPlanDrawing {
   const parsed = composedDietPlanSchema.safeParse(input);
   if (!parsed.success) throw badRequest(issueMessage(parsed.error.issues[0]!), zodFieldErrors(parsed.error));
   const clientName = input.clientName?.trim();
-  const dietitianName = input.dietitianName?.trim();
+  const dietitianName = input.dietitian ? dietitianOnPlan(input.dietitian) : '';
   if (!clientName) throw badRequest('Client name is required', { clientName: ['Client name is required'] });
-  if (!dietitianName) throw badRequest('Dietitian name is required', { dietitianName: ['Dietitian name is required'] });
+  if (!dietitianName) throw badRequest('Dietitian name is required', { dietitian: ['Dietitian name is required'] });
   if (input.issuedOn !== undefined && !isCalendarDate(input.issuedOn)) {
     throw badRequest('Use a real date in the form YYYY-MM-DD', { issuedOn: ['Use a real date in the form YYYY-MM-DD'] });
   }

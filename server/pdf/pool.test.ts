@@ -9,7 +9,7 @@ const longPlan: DietPlanPdfInput = {
   from: '2026-11-02',
   to: '2026-11-15',
   clientName: 'Asha Verma',
-  dietitianName: 'Dr. Meera Iyer',
+  dietitian: { firstName: 'Meera', lastName: 'Iyer' },
   issuedOn: '2026-11-01',
   days: Array.from({ length: 14 }, (_, d) => ({
     label: `Day ${d + 1}`,

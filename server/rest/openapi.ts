@@ -1,6 +1,7 @@
 import { type ZodType, z } from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
 import { BRAND } from '../brand.js';
+import { JSON_BODY_LIMIT } from '../http/body-limit.js';
 import type { RestRoute } from './route.js';
 
 /**
@@ -37,63 +38,189 @@ export function operationId(route: Pick<RestRoute, 'method' | 'path'>): string {
   return route.method + words.join('');
 }
 
-const errorSchema: JsonSchema = {
+const fieldErrorsData: JsonSchema = {
   type: 'object',
-  required: ['status', 'message'],
+  required: ['fieldErrors'],
+  additionalProperties: false,
   properties: {
-    status: { type: 'integer', description: 'Equal to the HTTP status.' },
-    message: { type: 'string', description: 'What went wrong, written for the person who reads it.' },
-  },
-};
-
-const validationErrorSchema: JsonSchema = {
-  type: 'object',
-  required: ['status', 'message', 'data'],
-  properties: {
-    status: { type: 'integer', const: 400 },
-    message: { type: 'string', description: 'The first failing field’s message, e.g. "Email is required".' },
-    data: {
+    fieldErrors: {
       type: 'object',
-      required: ['fieldErrors'],
-      properties: {
-        fieldErrors: {
-          type: 'object',
-          description: 'Every failing field (dotted path) with its messages.',
-          additionalProperties: { type: 'array', items: { type: 'string' } },
-        },
-      },
+      description: 'Every failing field (dotted path, e.g. "weight") with its messages.',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
     },
   },
 };
 
-const errorContent = (schemaName: 'Error' | 'ValidationError') => ({
-  'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } },
-});
-
-const retryAfterHeader = {
-  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
+/** The envelope of every error (server/http/envelope.ts: errorEnvelope). */
+const errorSchema: JsonSchema = {
+  type: 'object',
+  required: ['status', 'message'],
+  additionalProperties: false,
+  properties: {
+    status: { type: 'integer', description: 'Equal to the HTTP status.' },
+    message: { type: 'string', description: 'What went wrong, written for the person who reads it.' },
+    data: { $ref: '#/components/schemas/FieldErrors' },
+  },
 };
 
-/** The generic error answers; a route's own `errors` add to them or reword them. */
-const standardResponses: Record<string, { name: string; description: string; schema: 'Error' | 'ValidationError'; headers?: unknown }> = {
-  '400': { name: 'BadRequest', description: 'The input is not valid (or the body is not JSON).', schema: 'ValidationError' },
-  '401': { name: 'Unauthorized', description: 'No bearer token, or it has expired or been revoked.', schema: 'Error' },
-  '403': {
+const validationErrorSchema: JsonSchema = {
+  ...errorSchema,
+  description:
+    'Invalid input: `message` is the first failing field’s message, e.g. "Email is required", and `data.fieldErrors` lists every ' +
+    'failing field. A body that is not JSON at all has no `data`.',
+  properties: {
+    ...(errorSchema.properties as JsonSchema),
+    message: { type: 'string', description: 'The first failing field’s message, e.g. "Email is required".' },
+  },
+};
+
+const retryAfterHeader = {
+  'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 1 } },
+};
+
+type ErrorAnswer = { name: string; description: string; schema: 'Error' | 'ValidationError'; retryAfter?: true };
+
+/**
+ * Every error status a REST route can answer, with the description used
+ * unless the route words its own. Which of them an operation lists is
+ * decided by `errorStatuses` below from the route's declaration.
+ */
+export const ERROR_ANSWERS: Record<number, ErrorAnswer> = {
+  400: {
+    name: 'BadRequest',
+    description: 'The input is not valid (see data.fieldErrors), or the body is not JSON.',
+    schema: 'ValidationError',
+  },
+  401: { name: 'Unauthorized', description: 'No bearer token, or it has expired or been revoked.', schema: 'Error' },
+  403: {
     name: 'Forbidden',
     description: 'The signed-in user may not do this, e.g. a client naming another client’s id.',
     schema: 'Error',
   },
-  '404': { name: 'NotFound', description: 'The thing named does not exist (or belongs to someone else).', schema: 'Error' },
-  '409': { name: 'Conflict', description: 'The request conflicts with what already exists.', schema: 'Error' },
-  '429': { name: 'TooManyRequests', description: 'Too many attempts; see Retry-After.', schema: 'Error', headers: retryAfterHeader },
+  404: { name: 'NotFound', description: 'The thing named does not exist (or belongs to someone else).', schema: 'Error' },
+  409: { name: 'Conflict', description: 'The request conflicts with what already exists.', schema: 'Error' },
+  413: {
+    name: 'PayloadTooLarge',
+    description: `The request body is larger than the server accepts (${JSON_BODY_LIMIT / 1024} KB).`,
+    schema: 'Error',
+  },
+  429: { name: 'TooManyRequests', description: 'Too many attempts; see Retry-After.', schema: 'Error', retryAfter: true },
+  500: {
+    name: 'InternalError',
+    description: 'Something went wrong on the server; the details are in its log, never in the answer.',
+    schema: 'Error',
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'The service is briefly unavailable (its database cannot be reached); try again after Retry-After.',
+    schema: 'Error',
+    retryAfter: true,
+  },
 };
+
+/**
+ * The error statuses a route can answer, inferred from its declaration so they
+ * cannot drift from what the server does:
+ * - 400 when it takes any input (a body is always parsed as JSON, except on GET);
+ * - 401 and 403 when it requires a session (auth/guards.ts refuses other people’s ids);
+ * - 404 when its path names something (a path parameter), or a dietitian names the client it acts for;
+ * - 413 when it reads a body (server/http/body-limit.ts bounds every one);
+ * - 500 and 503 always (any route can fail, and any can meet a database outage);
+ * - and whatever the route declares in `errors` (409, a rate limit’s 429, a 404 from its input...).
+ */
+export function errorStatuses(route: RestRoute): number[] {
+  const statuses = new Set<number>([500, 503]);
+  const readsBody = route.method !== 'get';
+  if (route.request || readsBody) statuses.add(400);
+  if (route.auth === 'required') {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  if (pathParamNames(route.path).length > 0 || route.clientData) statuses.add(404);
+  if (readsBody) statuses.add(413);
+  for (const status of Object.keys(route.errors ?? {})) statuses.add(Number(status));
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** The error envelope of one status: `status` in the body is that status. */
+const errorContent = (status: number, schemaName: 'Error' | 'ValidationError') => ({
+  'application/json': {
+    schema: { allOf: [{ $ref: `#/components/schemas/${schemaName}` }, { properties: { status: { const: status } } }] },
+  },
+});
+
+function errorResponse(status: number, description?: string) {
+  const answer = ERROR_ANSWERS[status];
+  return {
+    description: description ?? answer?.description ?? 'Error',
+    content: errorContent(status, answer?.schema ?? 'Error'),
+    ...(answer?.retryAfter ? { headers: retryAfterHeader } : {}),
+  };
+}
+
+/** Text that a preprocessed number field also takes (numberField, idField...: forms and query strings send text). */
+const NUMERIC_TEXT: JsonSchema = { type: 'string', pattern: '^\\s*-?\\d+(\\.\\d+)?\\s*$', description: 'The same number, as text.' };
+
+/** What a field takes when absent, seen through preprocessing and pipes: undefined when the field is required. */
+function inputOptionality(schema: z.core.$ZodType): z.core.$ZodType['_zod']['optin'] {
+  const def = schema._zod.def as z.core.$ZodTypeDef & { in?: z.core.$ZodType; out?: z.core.$ZodType; innerType?: z.core.$ZodType };
+  if (def.type === 'pipe' && def.in && def.out) return inputOptionality(def.in._zod.traits.has('$ZodTransform') ? def.out : def.in);
+  if (def.type === 'catch' && def.innerType) return inputOptionality(def.innerType);
+  return schema._zod.optin;
+}
+
+/** What a preprocessed yes/no field also takes: the form's radio values '1'/'0' and 'true'/'false' as text, or 1/0. */
+const BOOLEAN_TEXT: JsonSchema = {
+  enum: ['1', '0', 'true', 'false', 1, 0],
+  description: 'The same answer as the form sends it: 1 or 0, true or false as text.',
+};
+
+const BLANK_TEXT: JsonSchema = { type: 'string', pattern: '^\\s*$', description: 'Blank: the same as not given.' };
+
+const isNumeric = (json: JsonSchema): boolean =>
+  json.type === 'number' ||
+  json.type === 'integer' ||
+  (Array.isArray(json.anyOf) && json.anyOf.length > 0 && (json.anyOf as JsonSchema[]).every(isNumeric));
+
+/**
+ * Input schemas as the server really takes them: a preprocessed number also
+ * takes its text, and a preprocessed field that is required is listed as
+ * required (zod reads both from the outermost schema only).
+ */
+function describeInput(ctx: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonSchema }) {
+  const def = ctx.zodSchema._zod.def as z.core.$ZodTypeDef & { in?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType> };
+  if (def.type === 'object' && def.shape) {
+    const required = Object.entries(def.shape)
+      .filter(([, field]) => inputOptionality(field) === undefined)
+      .map(([key]) => key);
+    if (required.length) ctx.jsonSchema.required = required;
+  }
+  const out = (def as { out?: z.core.$ZodType }).out;
+  if (def.type !== 'pipe' || !def.in?._zod.traits.has('$ZodTransform') || !out) return;
+  // A preprocessed field reads text as forms and query strings send it: a number's or a yes/no's text, and blank for "not given".
+  const alternatives = [
+    ...(isNumeric(ctx.jsonSchema) ? [NUMERIC_TEXT] : []),
+    ...(ctx.jsonSchema.type === 'boolean' ? [BOOLEAN_TEXT] : []),
+    ...(out._zod.optin !== undefined ? [BLANK_TEXT] : []),
+  ];
+  if (alternatives.length === 0) return;
+  const own = { ...ctx.jsonSchema };
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  ctx.jsonSchema.anyOf = [own, ...alternatives];
+}
 
 class SchemaConverter {
   readonly defs: Record<string, JsonSchema> = {};
 
   /** A zod schema as JSON Schema 2020-12; shared definitions move to components.schemas. */
   convert(schema: ZodType, io: 'input' | 'output', owner: string): JsonSchema {
-    const raw = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', cycles: 'ref' }) as JsonSchema;
+    const raw = z.toJSONSchema(schema, {
+      io,
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      cycles: 'ref',
+      ...(io === 'input' ? { override: describeInput } : {}),
+    }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = raw;
     const rename = (name: string) => (name.startsWith('__') ? `${owner}${name}` : name);
     const rewrite = (value: unknown): unknown => {
@@ -138,44 +265,43 @@ class SchemaConverter {
   }
 }
 
+/** Who may call: a session is required, optional (anonymous callers too), or not used at all. */
+const SECURITY: Record<RestRoute['auth'], Record<string, string[]>[]> = {
+  required: [{ bearerAuth: [] }],
+  optional: [{}, { bearerAuth: [] }],
+  none: [],
+};
+
 function operation(route: RestRoute, converter: SchemaConverter) {
   const id = operationId(route);
   const successStatus = route.successStatus ?? 200;
   const extras = Object.entries(route.responseExtra ?? {}).filter(([key]) => !['status', 'message', 'data'].includes(key));
-  const envelope: JsonSchema = {
+  const data = route.response ? converter.convert(route.response, 'output', id) : undefined;
+  const envelope = (status: number): JsonSchema => ({
     type: 'object',
-    required: ['status', 'message', ...(route.response ? ['data'] : []), ...extras.map(([key]) => key)],
+    required: ['status', 'message', ...(data ? ['data'] : []), ...extras.map(([key]) => key)],
+    additionalProperties: false,
     properties: {
-      status: { type: 'integer', const: successStatus },
+      status: { type: 'integer', const: status },
       message: { type: 'string' },
-      ...(route.response ? { data: converter.convert(route.response, 'output', id) } : {}),
+      ...(data ? { data } : {}),
       ...Object.fromEntries(extras.map(([key, schema]) => [key, converter.convert(schema, 'output', id)])),
     },
-  };
+  });
 
   const responses: Record<string, unknown> = {
-    [String(successStatus)]: { description: route.summary, content: { 'application/json': { schema: envelope } } },
+    [String(successStatus)]: { description: route.summary, content: { 'application/json': { schema: envelope(successStatus) } } },
+    ...(route.repeatAnswer && successStatus !== 200
+      ? { 200: { description: route.repeatAnswer, content: { 'application/json': { schema: envelope(200) } } } }
+      : {}),
   };
-  const errorStatuses = new Set<string>();
-  // Invalid input: anything with a request schema, and any body that is not JSON.
-  if (route.request || route.method !== 'get') errorStatuses.add('400');
-  if (route.auth === 'required') {
-    errorStatuses.add('401');
-    errorStatuses.add('403');
-  }
-  for (const status of Object.keys(route.errors ?? {})) errorStatuses.add(status);
-  for (const status of [...errorStatuses].sort()) {
-    const own = route.errors?.[Number(status)];
-    const standard = standardResponses[status];
-    if (standard && !own) responses[status] = { $ref: `#/components/responses/${standard.name}` };
-    else
-      responses[status] = {
-        description: own ?? standard?.description ?? 'Error',
-        content: errorContent(status === '400' ? 'ValidationError' : 'Error'),
-        ...(status === '429' ? { headers: retryAfterHeader } : {}),
-      };
+  for (const status of errorStatuses(route)) {
+    const own = route.errors?.[status];
+    const standard = ERROR_ANSWERS[status];
+    responses[String(status)] = standard && !own ? { $ref: `#/components/responses/${standard.name}` } : errorResponse(status, own);
   }
 
+  const body = route.request?.body ? converter.convert(route.request.body, 'input', id) : undefined;
   const parameters = [
     ...converter.parameters(route.request?.params, 'path', id, pathParamNames(route.path)),
     ...converter.parameters(route.request?.query, 'query', id),
@@ -185,14 +311,14 @@ function operation(route: RestRoute, converter: SchemaConverter) {
     operationId: id,
     summary: route.summary,
     tags: [route.tag],
-    ...(route.auth === 'required' ? { security: [{ bearerAuth: [] }] } : {}),
-    ...(route.auth === 'optional' ? { security: [{}, { bearerAuth: [] }] } : {}),
+    security: SECURITY[route.auth],
     ...(parameters.length ? { parameters } : {}),
-    ...(route.request?.body
+    ...(body
       ? {
           requestBody: {
-            required: true,
-            content: { 'application/json': { schema: converter.convert(route.request.body, 'input', id) } },
+            // An absent body is read as {}: it may be left out when no field is required.
+            required: Array.isArray(body.required) && body.required.length > 0,
+            content: { 'application/json': { schema: body } },
           },
         }
       : {}),
@@ -230,13 +356,8 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], opts: { publi
           description: 'The session token from sign-in (valid about an hour; refresh with /auth/refresh-token).',
         },
       },
-      schemas: { Error: errorSchema, ValidationError: validationErrorSchema, ...converter.defs },
-      responses: Object.fromEntries(
-        Object.values(standardResponses).map((r) => [
-          r.name,
-          { description: r.description, content: errorContent(r.schema), ...(r.headers ? { headers: r.headers } : {}) },
-        ]),
-      ),
+      schemas: { Error: errorSchema, ValidationError: validationErrorSchema, FieldErrors: fieldErrorsData, ...converter.defs },
+      responses: Object.fromEntries(Object.entries(ERROR_ANSWERS).map(([status, answer]) => [answer.name, errorResponse(Number(status))])),
     },
   };
 }

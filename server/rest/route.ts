@@ -33,13 +33,26 @@ export type RestRoute = {
   summary: string;
   tag: string;
   auth: 'none' | 'optional' | 'required';
+  /**
+   * The route reads or writes one client's data through auth/guards.ts (clientToActFor): a client names
+   * only itself (403), a dietitian must name a client who exists (404). Documented from this in OpenAPI.
+   */
+  clientData?: true;
   request?: { body?: ZodType; query?: ZodType; params?: ZodType };
   /** Shape of `data` in the envelope. */
   response?: ZodType;
   /** Shapes of the `extra` top-level envelope fields, if the route returns any (for OpenAPI). */
   responseExtra?: Record<string, ZodType>;
   successStatus?: 200 | 201;
-  /** Extra documented error statuses beyond the generic ones. */
+  /**
+   * A create a client may repeat (its idempotency key, or a booking already in hand) answers 200 with the
+   * first result instead of 201: what that 200 means, for OpenAPI. The data has the route's `response` shape.
+   */
+  repeatAnswer?: string;
+  /**
+   * Error statuses OpenAPI cannot infer from the declaration (a 409, a rate limit's 429, a 404 from the
+   * input), or a route's own wording of an inferred one; server/rest/openapi.ts (errorStatuses) infers the rest.
+   */
   errors?: Record<number, string>;
   handle(input: RestInput): Promise<RestResult>;
 };

@@ -9,6 +9,7 @@ import { subscriptionRoutes } from '../subscription/rest.js';
 import { supportRoutes } from '../support/rest.js';
 import { visitRoutes } from '../visit/rest.js';
 import { weightRoutes } from '../weight/rest.js';
+import { profileRoutes } from '../users/rest.js';
 import type { RestRoute } from './route.js';
 
 /** Every REST path the product exposes, under /api. */
@@ -24,4 +25,5 @@ export const restRoutes: RestRoute[] = [
   ...subscriptionRoutes,
   ...visitRoutes,
   ...checkInRoutes,
+  ...profileRoutes,
 ];

@@ -64,7 +64,8 @@ const ashaSlots = (rotiPerLunch: number) => [
       { items: [food('Ragi dosa', 2, 'piece', { g: 100 }), food('Sambar', 1, 'katori', { g: 150 })] },
       {
         items: [food('Vegetable dalia', 1, 'katori', { g: 160 }), food('Toned milk', 1, 'glass', { ml: 200 })],
-        notes: 'Sunday treat: 1 besan ladoo allowed instead of the milk.',
+        // The rotation puts each option on a different weekday in each phase: a note names no day.
+        notes: 'This week’s treat: 1 besan ladoo allowed instead of the milk.',
       },
     ],
   },

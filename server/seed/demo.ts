@@ -28,7 +28,6 @@ export const DEMO_ACCOUNTS = [
 ] as const satisfies readonly DemoAccount[];
 
 const [ADMIN, ASHA, ROHAN] = DEMO_ACCOUNTS;
-const DIETITIAN_ON_PLANS = 'Dr. Meera Iyer';
 
 /** Weekly weigh-ins over 16 weeks, oldest first: Asha losing, Rohan gaining. */
 const ASHA_WEIGHTS = [78.4, 77.9, 77.6, 77.0, 76.8, 76.1, 75.9, 75.2, 74.9, 74.6, 74.0, 73.8, 73.1, 72.9, 72.4, 72.0, 71.6];
@@ -64,7 +63,7 @@ export async function seedDemo(
   const ashaPlans = ashaDietPlans(today);
   const rohanPlan = rohanDietPlan(today);
   const render = (plan: (typeof ashaPlans)[number], clientName: string, issuedOn: string) =>
-    renderDietPlanPdf({ ...plan, clientName, dietitianName: DIETITIAN_ON_PLANS, issuedOn });
+    renderDietPlanPdf({ ...plan, clientName, dietitian: split(ADMIN.name), issuedOn });
   const pdfs = {
     asha: await Promise.all(ashaPlans.map((p) => render(p, ASHA.name, addDays(p.from, -2)))),
     rohan: await render(rohanPlan, ROHAN.name, addDays(rohanPlan.from, -1)),

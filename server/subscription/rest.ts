@@ -9,6 +9,7 @@ export const subscriptionRoutes = defineRoutes([
     summary: 'A client’s subscriptions, newest first (active=true: only those still running)',
     tag: 'Subscriptions',
     auth: 'required',
+    clientData: true,
     request: { query: listSubscriptionsInput },
     response: z.array(subscription),
     handle: async ({ caller, query }) => ({

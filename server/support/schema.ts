@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, requiredText } from '../validation.js';
+import { emailAddress, optionalText, requiredText } from '../validation.js';
 
 export const SUPPORT_NAME_MAX = 100;
 /** The longest address the mail standards allow. */
@@ -8,10 +8,13 @@ export const SUPPORT_MESSAGE_MAX = 5000;
 
 const message = requiredText('Message is required', SUPPORT_MESSAGE_MAX, { multiline: true });
 
-/** Contact Us for a visitor: who they are and what they need (no email-format rule). */
+/**
+ * Contact Us for a visitor: who they are and what they need. The team answers by mail, so the
+ * address must be one a reply can reach (the spec's forms apply no format rule; this one must).
+ */
 export const supportFormSignedOut = z.object({
   name: requiredText('Name is required', SUPPORT_NAME_MAX),
-  email: requiredText('Email is required', SUPPORT_EMAIL_MAX),
+  email: emailAddress(SUPPORT_EMAIL_MAX),
   message,
 });
 

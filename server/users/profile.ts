@@ -25,6 +25,7 @@ export async function getProfile(db: Db, actor: SessionUser) {
   return toProfile(row);
 }
 
+/** Changes only the fields sent; the others keep their saved values. */
 export async function updateProfile(db: Db, actor: SessionUser, input: UpdateProfileInput) {
   const row = await repo.updateProfile(db, actor.id, {
     first_name: input.firstName,

@@ -29,14 +29,16 @@ export function findProfile(db: Db, id: number) {
     .executeTakeFirst();
 }
 
+/** Sets the values given; a key left undefined keeps its column as it is. */
 export function updateProfile(
   db: Db,
   id: number,
-  values: { first_name: string; last_name: string; phone: string | null; height_m: number | null; weight_kg: number | null },
+  values: { first_name?: string; last_name?: string; phone?: string | null; height_m?: number | null; weight_kg?: number | null },
 ) {
+  const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
   return db
     .updateTable('users')
-    .set({ ...values, updated_at: new Date() })
+    .set({ ...given, updated_at: new Date() })
     .where('id', '=', id)
     .where('is_active', '=', true)
     .returning(['email', 'first_name', 'last_name', 'phone', 'height_m', 'weight_kg'])

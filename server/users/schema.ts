@@ -27,18 +27,37 @@ const phoneField = z.preprocess(
   z.union([z.literal('').transform(() => null), z.string().regex(/^\d{10,13}$/, PHONE_DIGITS), z.null()]),
 );
 
-export const updateProfileInput = z.object({
-  firstName: z
-    .string({ error: 'First name is required' })
-    .trim()
-    .min(1, 'First name is required')
-    .max(100, 'First name is too long')
-    .pipe(plainText('First name')),
-  lastName: z.string().trim().max(100, 'Last name is too long').pipe(plainText('Last name')).default(''),
-  phone: phoneField.default(null),
-  heightM: optionalMeasurement(heightMetres, HEIGHT_RANGE_MESSAGE).default(null),
-  weightKg: optionalMeasurement(weightKilograms, WEIGHT_RANGE_MESSAGE).default(null),
-});
+export const PROFILE_NOTHING_TO_CHANGE = 'Send at least one of firstName, lastName, phone, heightM or weightKg to change.';
+
+/**
+ * A change to the own profile: only the fields sent change, the others keep
+ * their saved values (a client that sends one field cannot wipe the rest).
+ * `null` or an empty string clears phone, height or weight.
+ */
+export const updateProfileInput = z
+  .object({
+    firstName: z
+      .string({ error: 'First name is required' })
+      .trim()
+      .min(1, 'First name is required')
+      .max(100, 'First name is too long')
+      .pipe(plainText('First name'))
+      .optional(),
+    lastName: z
+      .string({ error: 'Last name must be text' })
+      .trim()
+      .max(100, 'Last name is too long')
+      .pipe(plainText('Last name'))
+      .optional(),
+    phone: phoneField.optional(),
+    heightM: optionalMeasurement(heightMetres, HEIGHT_RANGE_MESSAGE).optional(),
+    weightKg: optionalMeasurement(weightKilograms, WEIGHT_RANGE_MESSAGE).optional(),
+  })
+  .refine((v) => Object.values(v).some((field) => field !== undefined), { message: PROFILE_NOTHING_TO_CHANGE })
+  .meta({
+    description:
+      'Only the fields sent change; fields left out keep their saved values. null or an empty string clears phone, heightM or weightKg. At least one field.',
+  });
 
 export const profileOutput = z.object({
   email: z.string(),

@@ -9,6 +9,7 @@ export const weightRoutes = defineRoutes([
     summary: 'Record a weight for a day (replaces that day’s entry)',
     tag: 'Weight',
     auth: 'required',
+    clientData: true,
     request: { body: addWeightInput },
     response: createdWeightEntry,
     successStatus: 201,
@@ -24,6 +25,7 @@ export const weightRoutes = defineRoutes([
     summary: 'A client’s weight history, newest first',
     tag: 'Weight',
     auth: 'required',
+    clientData: true,
     request: { query: listWeightsInput },
     response: z.array(weightEntry),
     handle: async ({ caller, query }) => ({

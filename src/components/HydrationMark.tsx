@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { replayHeldTaps } from '../lib/held-taps';
 
 const noSubscription = () => () => {};
 
@@ -8,7 +9,8 @@ const noSubscription = () => () => {};
  * React then re-renders every component whose store reads differently in this browser (the session,
  * media queries, the search) in one pass. This marker reads such a store too (false on the server,
  * true here), so it re-renders in that same pass, and its effect runs only once it has committed.
- * Until then a click on a prerendered button can be lost, so browser tests wait for the mark.
+ * Until then the page's inline loader holds taps and submits (server/http/paint-first.ts); they are
+ * carried out here, right after the mark, which tells the loader to let later ones through.
  */
 export function HydrationMark() {
   const settled = useSyncExternalStore(
@@ -17,7 +19,9 @@ export function HydrationMark() {
     () => false,
   );
   useEffect(() => {
-    if (settled) document.documentElement.dataset.hydrated = 'true';
+    if (!settled) return;
+    document.documentElement.dataset.hydrated = 'true';
+    replayHeldTaps();
   }, [settled]);
   return null;
 }

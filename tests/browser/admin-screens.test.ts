@@ -102,6 +102,15 @@ describe('the console', () => {
       .toBeGreaterThanOrEqual(3);
     await screenshot(page, 'admin-overview');
     await phoneShot('overview');
+    // The dietitian's own work comes first, each figure opening the Follow-ups page filtered to it.
+    for (const label of ['Check-ins awaiting a reply', 'Overdue follow-ups'])
+      await expect.poll(() => page.getByTestId(`stat-${label}`).textContent()).toMatch(/^\d+$/);
+    await page
+      .getByTestId('overview-follow-ups')
+      .getByRole('link', { name: /Overdue follow-ups/ })
+      .click();
+    await page.waitForURL(/\/admin\/follow-ups\?show=overdue$/);
+    await expect.poll(() => page.getByTestId('follow-up-views').locator('[aria-current="page"]').textContent()).toBe('Overdue');
   });
 
   it('bookings: every field, contacted, then convert pre-fills a new client', async () => {

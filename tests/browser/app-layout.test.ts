@@ -218,14 +218,16 @@ describe('the plan composer', () => {
       // Errors: each on its own line under its row; the row's fields keep their line.
       const item = page.getByTestId('compose-item').first();
       await item.getByLabel('Food', { exact: true }).fill('');
+      // Grams are optional (the katori is the portion): a blank quantity is the row's second error.
       await item.getByLabel('Grams', { exact: true }).fill('');
+      await item.getByLabel('Qty', { exact: true }).fill('');
       await time.fill('');
       await page.getByRole('button', { name: /^Save/ }).click();
       const itemAlerts = item.getByRole('alert');
       await expect.poll(() => itemAlerts.count()).toBe(2);
-      const [foodError, gramsError] = await itemAlerts.allTextContents();
+      const [foodError, qtyError] = await itemAlerts.allTextContents();
       expect(foodError).toBe('Food is required');
-      expect(gramsError).toMatch(/^Grams: /);
+      expect(qtyError).toBe('Qty: Quantity is required');
       // Measured in one go: the focus moving to the first field in error scrolls the page smoothly meanwhile.
       const [qtyBox, unitBox, gramsBox, firstError, secondError] = await item.evaluate((row) => {
         const rect = (el: Element | null | undefined) => {
@@ -243,7 +245,8 @@ describe('the plan composer', () => {
       expect(secondError.y).toBeGreaterThanOrEqual(bottom(firstError));
       // Each error line is as wide as the row, not squeezed into a narrow column.
       expect(firstError.width).toBeGreaterThan(gramsBox.width * 2);
-      expect(await item.getByLabel('Grams', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect(await item.getByLabel('Qty', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect(await item.getByLabel('Grams', { exact: true }).getAttribute('aria-invalid')).toBeNull();
       const describedBy = await item.getByLabel('Food', { exact: true }).getAttribute('aria-describedby');
       expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(foodError);
       expect(await meal.getByRole('alert').first().textContent()).toMatch(/^Time must be/);

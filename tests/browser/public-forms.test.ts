@@ -334,9 +334,20 @@ describe('contact form', () => {
     expect(await fieldError(page, 'Email')).toBe('Email is required');
     expect(await fieldError(page, 'Message')).toBe('Message is required');
 
+    // An address no reply can reach is refused in the page, with the server's own message, before any request.
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('support.create')) sent.push(r.url());
+    });
     await page.getByLabel('Name', { exact: true }).fill('Neha Kulkarni');
-    await page.getByLabel('Email', { exact: true }).fill('neha@example.test');
+    await page.getByLabel('Email', { exact: true }).fill('not-an-email');
     await page.getByLabel('Message', { exact: true }).fill('Can I switch from the 1 month plan to the 6 month plan?');
+    await send.click();
+    await expect.poll(() => fieldError(page, 'Email')).toBe('Enter a valid email address, like name@example.com');
+    await requestBarrier(page);
+    expect(sent).toEqual([]);
+
+    await page.getByLabel('Email', { exact: true }).fill('neha@example.test');
     await send.click();
     await expect.poll(() => page.getByText(SUPPORT_REQUEST_RECEIVED).isVisible()).toBe(true);
     // Cleared for the next message.

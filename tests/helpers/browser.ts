@@ -99,3 +99,12 @@ function waitForHydrationAfterLoads(page: Page) {
   page.goto = async (...args) => hydrated(await goto(...args));
   page.reload = async (...args) => hydrated(await reload(...args));
 }
+
+/**
+ * Opens a page without waiting for the app to attach (unlike `page.goto` on pages of openContext), to act
+ * on the prerendered markup as a visitor on a slow phone does. Returns once the response has started.
+ */
+export function gotoBeforeHydration(page: Page, url: string) {
+  const plainGoto = Object.getPrototypeOf(page).goto as Page['goto'];
+  return plainGoto.call(page, url, { waitUntil: 'commit' });
+}

@@ -7,6 +7,8 @@ import { loadConfig } from '../../server/env.js';
 import { createDeps, listen, type RunningServer } from '../../server/server.js';
 import type { Mail } from '../../server/mail/mailer.js';
 import { createUser } from '../../server/users/service.js';
+import { connectPostgres } from '../../server/db/connect.js';
+import type { DbHandle } from '../../server/db/index.js';
 import { createTestDatabase } from './db.js';
 
 export type TestUser = { id: number; email: string; password: string; token: string; refreshToken: string; role: number };
@@ -90,6 +92,29 @@ export async function startTestServer(
     async stop() {
       await server.close();
       await handle.close();
+    },
+  };
+}
+
+/**
+ * A second instance of the app on the test server's database, as a second
+ * process would run: its own pool and LISTEN connection on Postgres, the one
+ * in-process database on PGlite.
+ */
+export async function startSecondInstance(
+  server: TestServer,
+  env: Record<string, string> = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const shared = server.deps.dbHandle as DbHandle & { url?: string };
+  const own = shared.url ? connectPostgres(shared.url, 5) : null;
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', ...env });
+  const deps = await createDeps(config, own ?? shared, server.deps.secret);
+  const running = await listen(deps, { port: 0, host: '127.0.0.1', serveClient: false });
+  return {
+    url: running.url,
+    async stop() {
+      await running.close();
+      await own?.close();
     },
   };
 }

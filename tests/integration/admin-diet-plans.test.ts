@@ -39,10 +39,13 @@ const week = (breakfast: string): ComposedDietPlanInput => ({
         },
       ],
     },
-    {
-      label: 'Tuesday',
-      meals: [{ time: '08:00', name: 'Breakfast', items: [{ food: 'Buttermilk', portion: { quantity: 1, unit: 'glass', ml: 250 } }] }],
-    },
+    // A day for each day of the week it covers (fewer ask the dietitian to confirm).
+    ...['Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((label) => ({
+      label,
+      meals: [
+        { time: '08:00', name: 'Breakfast', items: [{ food: 'Buttermilk', portion: { quantity: 1, unit: 'glass' as const, ml: 250 } }] },
+      ],
+    })),
   ],
   guidelines: ['Drink 2.5 litres of water a day'],
 });
@@ -245,7 +248,7 @@ describe('uploaded plans', () => {
     big.write(tail, size - tail.length, 'latin1');
     const res = await server.request('POST', '/trpc/admin.dietPlans.upload', {
       token: admin.token,
-      body: { json: { clientId: client.id, title: 'Big scan', from: '2026-12-01', to: '2026-12-02', pdfBase64: big.toString('base64') } },
+      body: { json: { clientId: client.id, title: 'Big scan', from: '2027-06-01', to: '2027-06-02', pdfBase64: big.toString('base64') } },
     });
     expect(res.status).toBe(200);
     const id = res.body.result.data.json.id as number;
@@ -279,5 +282,132 @@ describe('uploaded plans', () => {
     const archived = await server.deps.db.selectFrom('diet_plan_versions').select('version').where('plan_id', '=', festive.id).execute();
     expect(archived).toEqual([]);
     expect((await trail(festive.id)).map((a) => a.action)).toEqual(['diet_plan.uploaded', 'diet_plan.revised', 'diet_plan.deleted']);
+  });
+});
+
+describe('plans that look like a mistake', () => {
+  let priya: TestUser;
+  const oneDay = (from: string, to: string): ComposedDietPlanInput => ({
+    title: 'Reset day',
+    from,
+    to,
+    days: [
+      {
+        label: 'Every day',
+        meals: [
+          {
+            time: '13:00',
+            name: 'Lunch',
+            // Household measures only: the katori and the roti are the portion, grams are optional.
+            items: [
+              { food: 'Phulka', portion: { quantity: 2, unit: 'roti' } },
+              { food: 'Moong dal', portion: { quantity: 1, unit: 'katori' } },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  const plansOf = (clientId: number) =>
+    server.deps.db.selectFrom('diet_plans').select(['id', 'title', 'from_date']).where('client_id', '=', clientId).orderBy('id').execute();
+
+  beforeAll(async () => {
+    priya = await server.user({ firstName: 'Priya', lastName: 'Nair' });
+  });
+
+  it('takes portions in household measures without grams, and prints them so', async () => {
+    const saved = await console_.admin.dietPlans.compose({ clientId: priya.id, plan: oneDay('2027-02-01', '2027-02-01') });
+    const stored = await server.deps.db.selectFrom('diet_plans').select('pdf_data').where('id', '=', saved.id).executeTakeFirstOrThrow();
+    const text = pdfText(stored.pdf_data);
+    expect(text).toContain('2 rotis');
+    expect(text).toContain('1 katori');
+    expect(text).not.toContain(' g)');
+    await console_.admin.dietPlans.remove({ id: saved.id });
+  });
+
+  it('holds back a one-day plan for a seven-day period until the dietitian confirms it (409 with the reason)', async () => {
+    const res = await server.request('POST', '/trpc/admin.dietPlans.compose', {
+      token: admin.token,
+      body: { json: { clientId: priya.id, plan: oneDay('2027-03-01', '2027-03-07') } },
+    });
+    expect(res.status).toBe(409);
+    const reason =
+      'This plan lists 1 day for a 7-day period (1 Mar 2027 – 7 Mar 2027): add the missing days or shorten the dates, unless the client is meant to repeat it.';
+    expect(res.body.error.json.message).toBe(`${reason} Confirm to save it anyway.`);
+    expect(res.body.error.json.data.fieldErrors).toEqual({ acknowledgeWarnings: [reason] });
+    expect(await plansOf(priya.id)).toEqual([]);
+
+    const saved = await console_.admin.dietPlans.compose({
+      clientId: priya.id,
+      plan: oneDay('2027-03-01', '2027-03-07'),
+      acknowledgeWarnings: true,
+    });
+    expect(saved.version).toBe(1);
+    expect((await plansOf(priya.id)).map((p) => p.id)).toEqual([saved.id]);
+  });
+
+  it('holds back a plan over the client’s existing plan, composed or uploaded, naming it', async () => {
+    const reason = 'These dates overlap the client’s plan “Reset day” (1 Mar 2027 – 7 Mar 2027): the client will see both for those days.';
+    const composed = await failure(
+      console_.admin.dietPlans.compose({ clientId: priya.id, plan: { ...week('Poha'), from: '2027-03-05', to: '2027-03-11' } }),
+    );
+    expect(composed.code).toBe('CONFLICT');
+    expect(composed.fieldErrors).toEqual({ acknowledgeWarnings: [reason] });
+    const uploaded = await failure(
+      console_.admin.dietPlans.upload({
+        clientId: priya.id,
+        title: 'Scan',
+        from: '2027-02-20',
+        to: '2027-03-01',
+        pdfBase64: base64(tinyPdf()),
+      }),
+    );
+    expect(uploaded.fieldErrors).toEqual({ acknowledgeWarnings: [reason] });
+    expect(await plansOf(priya.id)).toHaveLength(1);
+
+    // Both reasons at once, each on its own.
+    const both = await failure(console_.admin.dietPlans.compose({ clientId: priya.id, plan: oneDay('2027-03-07', '2027-03-13') }));
+    expect(both.fieldErrors?.acknowledgeWarnings).toHaveLength(2);
+
+    // The day after the existing plan ends is no overlap; another client's plans never count.
+    const next = await console_.admin.dietPlans.compose({
+      clientId: priya.id,
+      plan: { ...week('Poha'), from: '2027-03-08', to: '2027-03-14' },
+    });
+    expect(next.version).toBe(1);
+    const saved = await console_.admin.dietPlans.upload({
+      clientId: priya.id,
+      title: 'Scan',
+      from: '2027-02-20',
+      to: '2027-03-01',
+      pdfBase64: base64(tinyPdf()),
+      acknowledgeWarnings: true,
+    });
+    expect(saved.version).toBe(1);
+  });
+
+  it('asks again on an edit only for what the edit changes', async () => {
+    const [reset] = await plansOf(priya.id);
+    // Same dates, same single day: confirmed once already, not asked again.
+    const same = await console_.admin.dietPlans.revise({
+      source: 'composed',
+      id: reset!.id,
+      expectedVersion: 1,
+      plan: oneDay('2027-03-01', '2027-03-07'),
+    });
+    expect(same.version).toBe(2);
+    // Moved onto the next plan: asked about that plan (itself never counts).
+    const moved = await failure(
+      console_.admin.dietPlans.revise({
+        source: 'composed',
+        id: reset!.id,
+        expectedVersion: 2,
+        plan: { ...week('Poha'), from: '2027-03-01', to: '2027-03-08' },
+      }),
+    );
+    expect(moved.code).toBe('CONFLICT');
+    expect(moved.fieldErrors?.acknowledgeWarnings).toEqual([
+      'These dates overlap the client’s plans “Scan” (20 Feb 2027 – 1 Mar 2027), “PCOD reset, week 1” (8 Mar 2027 – 14 Mar 2027): the client will see both for those days.',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOLLOW_UP_VIEWS } from '../../server/check-in/schema.js';
 import { HIDDEN_IN_OUTBOX } from '../../server/mail/mailer.js';
 import { todayUtc } from '../../server/validation.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
@@ -126,7 +127,7 @@ describe('admin.overview.health', () => {
     // No SMTP_URL in tests: a retried mail is delivered to the outbox (logged).
     expect(await console_.admin.overview.retryMail({ id: failed.id })).toEqual({ id: failed.id, status: 'logged' });
     const again = await failure(console_.admin.overview.retryMail({ id: failed.id }));
-    expect(again).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('sent or retried already') });
+    expect(again).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('is being sent, or was retried already') });
     expect((await console_.admin.overview.health()).failedMailCount).toBe(before.failedMailCount);
     const audit = await server.deps.db.selectFrom('audit_log').select(['action', 'actor_id']).where('entity', '=', 'outbox').execute();
     expect(audit).toContainEqual({ action: 'outbox.retried', actor_id: admin.id });
@@ -175,5 +176,37 @@ describe('admin.overview.health', () => {
     server.deps.logger.error('something broke', { where: 'test' });
     const { lastErrorAt } = await console_.admin.overview.health();
     expect(lastErrorAt?.getTime()).toBeGreaterThanOrEqual(t0);
+  });
+});
+
+describe('admin.overview.get: the dietitian’s follow-ups', () => {
+  it('counts check-ins awaiting a reply and overdue follow-ups, as the Follow-ups page shows them', async () => {
+    const before = await console_.admin.overview.get();
+    const [late, waiting] = await Promise.all([server.user(), server.user()]);
+    const daysAgo = (n: number) => todayUtc(new Date(Date.now() - n * 86_400_000));
+    // A weekly plan started 20 days ago with no check-in is overdue; one started today with a check-in awaits a reply.
+    for (const [client, startDate] of [
+      [late, daysAgo(20)],
+      [waiting, daysAgo(0)],
+    ] as const) {
+      await console_.admin.subscriptions.assign({
+        clientId: client.id,
+        planType: 'WL',
+        planId: 'tier-commitment',
+        startDate,
+        amountReceived: 1000,
+      });
+    }
+    const checkIn = await (await callerFor(server, waiting.token)).checkIn.create({ weight: 70, adherence: 4 });
+
+    const after = await console_.admin.overview.get();
+    expect(after.overdueFollowUps).toBe(before.overdueFollowUps + 1);
+    expect(after.checkInsAwaitingReply).toBe(before.checkInsAwaitingReply + 1);
+    const queue = await console_.admin.followUps.queue();
+    expect(queue.rows.filter(FOLLOW_UP_VIEWS.overdue.includes).map((r) => r.clientId)).toContain(late.id);
+    expect(queue.rows.filter(FOLLOW_UP_VIEWS['awaiting-reply'].includes).map((r) => r.clientId)).toContain(waiting.id);
+
+    await console_.admin.followUps.reply({ checkInId: checkIn.id, reply: 'A good start' });
+    expect((await console_.admin.overview.get()).checkInsAwaitingReply).toBe(before.checkInsAwaitingReply);
   });
 });

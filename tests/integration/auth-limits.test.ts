@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { bucket, takeSlot } from '../../server/auth/rate-limit.js';
+import { refresh } from '../../server/auth/service.js';
+import { hashToken } from '../../server/auth/session.js';
+import { RENEWED_ROWS_KEPT } from '../../server/auth/sessions-repo.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { AUTH_TEST_ENV, freshIp, fromIp, lastResetToken } from '../helpers/sign-in.js';
 
@@ -101,6 +104,75 @@ describe('sign-in limits', () => {
       .where('at', '<', new Date(Date.now() - 24 * 60 * 60_000))
       .execute();
     expect(old).toEqual([]);
+  });
+});
+
+describe('session renewal limits', () => {
+  const renew = (refreshToken: string, ip = freshIp()) =>
+    server.request('POST', '/api/auth/refresh-token', { body: { refreshToken }, headers: fromIp(ip) });
+  const familyOf = async (refreshToken: string) =>
+    (await db().selectFrom('sessions').select('family_id').where('refresh_hash', '=', hashToken(refreshToken)).executeTakeFirstOrThrow())
+      .family_id;
+
+  it('renews one sign-in at most 10 times in 15 minutes (429 with Retry-After); the refused token still works later', async () => {
+    const u = await server.user();
+    let refreshToken = u.refreshToken;
+    const family = await familyOf(refreshToken);
+    for (let i = 0; i < 10; i += 1) {
+      const res = await renew(refreshToken);
+      expect(res.status).toBe(200);
+      refreshToken = res.body.data.refreshToken;
+    }
+    const refused = await renew(refreshToken);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ status: 429, message: 'Too many session renewals. Try again in 15 minutes.' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    // Another sign-in of the same person is counted on its own.
+    expect((await renew((await server.user()).refreshToken)).status).toBe(200);
+
+    await ageBucket(bucket.refreshSignIn(family), 15 * 60_000);
+    expect((await renew(refreshToken)).status).toBe(200);
+  });
+
+  it('renews at most 120 sessions per IP in 15 minutes, whatever the sign-in', async () => {
+    const ip = freshIp();
+    await db()
+      .insertInto('login_attempts')
+      .values(Array.from({ length: 120 }, () => ({ bucket: bucket.refreshIp(ip), at: new Date() })))
+      .execute();
+    const u = await server.user();
+    const refused = await renew(u.refreshToken, ip);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Unknown tokens are counted too, so guessing costs the same.
+    expect((await renew('not-a-real-refresh-token', ip)).status).toBe(429);
+    expect((await renew(u.refreshToken)).status).toBe(200);
+  });
+
+  it('keeps a bounded number of rows per sign-in however often it is renewed, and still detects a reused token', async () => {
+    const u = await server.user();
+    const start = Date.now();
+    let refreshToken = u.refreshToken;
+    const given: string[] = [];
+    // 40 renewals two minutes apart: within the limit, each older session token expired by the next.
+    for (let i = 1; i <= 40; i += 1) {
+      const renewed = await refresh(server.deps, { ip: freshIp(), userAgent: 'vitest' }, { refreshToken }, new Date(start + i * 120_000));
+      given.push(refreshToken);
+      refreshToken = renewed.data.refreshToken;
+    }
+    const rows = await db()
+      .selectFrom('sessions')
+      .select('id')
+      .where('family_id', '=', await familyOf(refreshToken))
+      .execute();
+    expect(rows.length).toBeLessThanOrEqual(RENEWED_ROWS_KEPT + 1);
+    // A recently renewed token presented again still ends the sign-in.
+    await expect(
+      refresh(server.deps, { ip: freshIp(), userAgent: 'vitest' }, { refreshToken: given.at(-3)! }, new Date(start + 41 * 120_000)),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/already renewed/) });
+    await expect(
+      refresh(server.deps, { ip: freshIp(), userAgent: 'vitest' }, { refreshToken }, new Date(start + 42 * 120_000)),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
 

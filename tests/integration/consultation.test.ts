@@ -43,7 +43,7 @@ describe('POST /api/client/book-consultation', () => {
   });
 
   it('mails the team with the country’s name', async () => {
-    const res = await book({ ...booking, name: 'Farah Khan' });
+    const res = await book({ ...booking, name: 'Farah Khan', email: 'farah.team@example.test' });
     const mail = await server.deps.db
       .selectFrom('outbox')
       .selectAll()
@@ -76,7 +76,15 @@ describe('POST /api/client/book-consultation', () => {
   });
 
   it('takes the form’s text values: radio "0" means no condition', async () => {
-    const res = await book({ ...booking, gender: '1', age: '29', weight: '58.5', country: String(INDIA), isMedicalCondition: '0' });
+    const res = await book({
+      ...booking,
+      email: 'form-values@example.test',
+      gender: '1',
+      age: '29',
+      weight: '58.5',
+      country: String(INDIA),
+      isMedicalCondition: '0',
+    });
     expect(res.status).toBe(201);
     const saved = await server.deps.db
       .selectFrom('consultations')
@@ -155,7 +163,7 @@ describe('consultation.book over tRPC', () => {
   it('answers with the same message and id', async () => {
     const caller = createCaller(createContextInner({ deps: server.deps }));
     const booked = await caller.consultation.book({ ...booking, contact: '+91 91234 56789' });
-    expect(booked).toEqual({ message: BOOKED, data: { id: expect.any(Number) } });
+    expect(booked).toEqual({ message: BOOKED, data: { id: expect.any(Number) }, repeated: false });
     const saved = await server.deps.db
       .selectFrom('consultations')
       .select('contact')

@@ -33,7 +33,7 @@ beforeAll(async () => {
     from: '2026-01-05',
     to: '2026-02-01',
     clientName: 'Alice Rao',
-    dietitianName: 'Dr. Test',
+    dietitian: { firstName: 'Test', lastName: 'Dietitian' },
     days: [
       {
         label: 'Monday',
@@ -57,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-type Row = { id: number; from: string; to: string; pdfURL: string };
+type Row = { id: number; title: string; from: string; to: string; pdfURL: string };
 const list = (token: string | undefined, query = '') => server.request('GET', `/api/diet-plan/get-diet-plan${query}`, { token });
 const download = (pdfURL: string, headers: Record<string, string> = {}) => fetch(new URL(pdfURL, server.url), { headers });
 
@@ -72,6 +72,7 @@ describe('GET /api/diet-plan/get-diet-plan', () => {
     expect(rows.map((r) => r.from)).toEqual(Array.from({ length: 10 }, (_, i) => aliceFrom(ALICE_PLANS - 1 - i)));
     expect(rows[0]).toEqual({
       id: expect.any(Number),
+      title: `Week ${ALICE_PLANS}`,
       from: aliceFrom(ALICE_PLANS - 1),
       to: addDays(aliceFrom(ALICE_PLANS - 1), 6),
       pdfURL: expect.stringMatching(new RegExp(`^/api/diet-plan/pdf/${rows[0]!.id}\\?exp=\\d+&sig=[\\w-]{43}$`)),

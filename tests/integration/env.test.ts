@@ -36,6 +36,7 @@ describe('configuration defaults', () => {
       metricsToken: undefined,
       otlpEndpoint: undefined,
       otelServiceName: 'poshan',
+      otelTrustTraceparent: false,
       trustProxy: false,
       rateLimits: {
         signInIp: { max: 30, windowMs: 300_000 },
@@ -46,9 +47,13 @@ describe('configuration defaults', () => {
         formsIp: { max: 20, windowMs: 3_600_000 },
         formsEmail: { max: 5, windowMs: 3_600_000 },
         visitsIp: { max: 300, windowMs: 900_000 },
+        checkIns: { max: 10, windowMs: 3_600_000 },
+        refreshSignIn: { max: 10, windowMs: 900_000 },
+        refreshIp: { max: 120, windowMs: 900_000 },
       },
       wsUnauthenticatedCloseMs: 5000,
       wsMaxPerIp: 50,
+      wsMaxSubscriptions: 100,
       headersTimeoutMs: 30_000,
       requestTimeoutMs: 120_000,
       shutdownGraceMs: 10_000,
@@ -121,6 +126,7 @@ describe('configuration defaults', () => {
         formsIp: { max: 20, windowMs: 3_600_000 },
         formsEmail: { max: 5, windowMs: 3_600_000 },
         visitsIp: { max: 300, windowMs: 900_000 },
+        checkIns: { max: 10, windowMs: 3_600_000 },
       },
     });
   });

@@ -272,7 +272,7 @@ describe('admin procedures feed.create / feed.update / feed.remove', () => {
     ['', 'Description is required'],
     ['   \n\t ', 'Description is required'],
     ['x'.repeat(5001), 'Description must be at most 5000 characters'],
-    ['bell \u0007 here', 'Description can only contain text, line breaks and tabs'],
+    ['bell \u0007 here', 'Description can only contain text, line breaks and tabs (no invisible or direction-changing characters)'],
   ])('refuses the text %j with "%s"', async (desc, message) => {
     expect(await codeOf(asAdmin.feed.create.mutate({ desc }))).toEqual({ code: 'BAD_REQUEST', message });
   });

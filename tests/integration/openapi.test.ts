@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
-import { buildOpenApiDocument, operationId, toOpenApiPath } from '../../server/rest/openapi.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { INVALID_JSON } from '../../server/http/json-body.js';
+import { buildOpenApiDocument, errorStatuses, operationId, toOpenApiPath } from '../../server/rest/openapi.js';
 import { defineRoutes, type RestRoute } from '../../server/rest/route.js';
 import { restRoutes } from '../../server/rest/routes.js';
+import type { Exchange } from '../helpers/api-recorder.js';
+import { conformanceChecker } from '../helpers/openapi-conformance.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
@@ -95,7 +99,7 @@ describe('GET /api/openapi.json', () => {
       } else if (route.auth === 'optional') {
         expect(operation.security, label).toEqual([{}, { bearerAuth: [] }]);
       } else {
-        expect(operation.security, label).toBeUndefined();
+        expect(operation.security, label).toEqual([]);
       }
     }
   });
@@ -127,9 +131,21 @@ describe('GET /api/openapi.json', () => {
       }
     }
     const validation = doc.components.schemas.ValidationError as any;
-    expect(validation.properties.data.properties.fieldErrors.additionalProperties).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(validation.properties.data).toEqual({ $ref: '#/components/schemas/FieldErrors' });
+    const fieldErrors = doc.components.schemas.FieldErrors as any;
+    expect(fieldErrors.properties.fieldErrors.additionalProperties).toEqual({ type: 'array', items: { type: 'string' } });
     expect(Object.keys(doc.components.responses)).toEqual(
-      expect.arrayContaining(['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'Conflict', 'TooManyRequests']),
+      expect.arrayContaining([
+        'BadRequest',
+        'Unauthorized',
+        'Forbidden',
+        'NotFound',
+        'Conflict',
+        'PayloadTooLarge',
+        'TooManyRequests',
+        'InternalError',
+        'ServiceUnavailable',
+      ]),
     );
     expect((doc.components.responses as any).TooManyRequests.headers['Retry-After']).toBeDefined();
   });
@@ -143,13 +159,110 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
-  it('documents the 400 the server really sends', async () => {
+  it('documents the 400 the server really sends, with and without field errors', async () => {
     const user = await server.user();
     const res = await server.request('POST', '/api/updated-weights/add-updated-weight', { token: user.token, body: {} });
     expect(res.status).toBe(400);
-    const schema = doc.components.schemas.ValidationError as any;
-    expect(Object.keys(res.body).sort()).toEqual([...schema.required].sort());
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'status']);
     expect(res.body.data.fieldErrors.weight).toEqual([expect.any(String)]);
+    const notJson = await server.request('POST', '/api/updated-weights/add-updated-weight', { token: user.token, body: '{"weight":' });
+    expect(notJson.body).toEqual({ status: 400, message: INVALID_JSON });
+    // Both answers are checked against the document after this file (tests/helpers/api-conformance-setup.ts).
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(structuredClone(doc) as any);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('lists every status each route can answer, as its declaration implies, with Retry-After where it applies', () => {
+    for (const route of restRoutes) {
+      const operation = op(doc, route)!;
+      const label = `${route.method.toUpperCase()} ${route.path}`;
+      const successes = [route.successStatus ?? 200, ...(route.repeatAnswer ? [200] : [])];
+      const expected = [...new Set([...successes, ...errorStatuses(route)])].sort((a, b) => a - b).map(String);
+      expect(Object.keys(operation.responses), label).toEqual(expected);
+      expect(expected, label).toEqual(expect.arrayContaining(['500', '503']));
+      if (route.method !== 'get') expect(expected, label).toEqual(expect.arrayContaining(['400', '413']));
+      if (route.path.includes(':') || route.clientData) expect(expected, label).toContain('404');
+      for (const status of ['429', '503'].filter((s) => expected.includes(s))) {
+        const response = resolvePointer(doc, operation.responses[status].$ref ?? '') ?? operation.responses[status];
+        expect(response.headers['Retry-After'].required, `${label} ${status}`).toBe(true);
+      }
+    }
+  });
+
+  it('lets sign-out be sent without a body, as the server takes it', async () => {
+    const signOut = op(doc, { method: 'put', path: '/auth/sign-out' })!;
+    expect(signOut.requestBody?.required).toBe(false);
+    expect(signOut.security).toEqual([{}, { bearerAuth: [] }]);
+    const user = await server.user();
+    const res = await fetch(`${server.url}/api/auth/sign-out`, { method: 'PUT', headers: { authorization: `Bearer ${user.token}` } });
+    expect(res.status).toBe(200);
+    const anonymous = await server.request('PUT', '/api/auth/sign-out', { body: {} });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('the conformance check of recorded calls', () => {
+  const routes = defineRoutes([
+    {
+      method: 'post',
+      path: '/notes/:noteId',
+      summary: 'Add to a note',
+      tag: 'Notes',
+      auth: 'required',
+      request: { body: z.object({ text: z.string().min(1) }), params: z.object({ noteId: z.coerce.number().int() }) },
+      response: z.object({ id: z.number().int() }),
+      errors: { 429: 'Slow down' },
+      handle: async () => ({ message: 'added' }),
+    },
+  ]);
+  const { check } = conformanceChecker(buildOpenApiDocument(routes));
+  const call = (over: Partial<Exchange> & { body?: unknown; answer?: unknown; answerHeaders?: Record<string, string> }): Exchange => ({
+    test: 'a test',
+    method: 'POST',
+    path: '/api/notes/7',
+    query: new URLSearchParams(),
+    requestHeaders: new Headers({ authorization: 'Bearer t', 'content-type': 'application/json' }),
+    requestBody: JSON.stringify(over.body ?? { text: 'hello' }),
+    status: 200,
+    responseHeaders: new Headers({ 'content-type': 'application/json', ...over.answerHeaders }),
+    responseBody: JSON.stringify(over.answer ?? { status: over.status ?? 200, message: 'added', data: { id: 1 } }),
+    ...over,
+  });
+
+  it('passes a call that matches its operation', () => {
+    expect(check(call({}))).toEqual([]);
+    expect(check(call({ body: {}, status: 400, answer: { status: 400, message: 'x', data: { fieldErrors: { text: ['x'] } } } }))).toEqual(
+      [],
+    );
+    expect(check(call({ path: '/api/nothing', status: 404, answer: { status: 404, message: 'There is no API path' } }))).toEqual([]);
+  });
+
+  it('fails an undocumented operation, an undocumented status and an answer off its schema', () => {
+    expect(check(call({ path: '/api/nothing' }))).toEqual([expect.stringContaining('no operation in the document for POST /api/nothing')]);
+    expect(check(call({ status: 418, answer: { status: 418, message: 'teapot' } }))).toEqual([
+      expect.stringContaining('status 418 is not documented (documented: 200, 400, 401, 403, 404, 413, 429, 500, 503)'),
+    ]);
+    expect(check(call({ answer: { status: 200, message: 'added', data: { id: 'one' } } }))).toEqual([
+      expect.stringContaining('response body: /data/id must be integer'),
+    ]);
+    expect(check(call({ status: 404, answer: { status: 404, message: 'gone', extra: 1 } }))).toEqual([
+      expect.stringContaining('must NOT have additional properties'),
+    ]);
+    expect(check(call({ status: 429, answer: { status: 429, message: 'Slow down' } }))).toEqual([
+      expect.stringContaining('response header Retry-After is missing'),
+    ]);
+  });
+
+  it('fails a request the server accepted although the document says it is invalid', () => {
+    const problems = check(call({ body: { text: '' }, requestHeaders: new Headers({ 'content-type': 'application/json' }) }));
+    expect(problems).toEqual([expect.stringContaining('the server accepted a request the document says is invalid')]);
+    expect(problems[0]).toContain('/text must NOT have fewer than 1 characters');
+    expect(problems[0]).toContain('no bearer token was sent');
+    expect(check(call({ path: '/api/notes/seven' }))[0]).toContain('path parameter noteId');
   });
 });
 
@@ -207,16 +320,16 @@ describe('buildOpenApiDocument', () => {
 
   it('wraps the response in the envelope and lists the route’s errors', () => {
     expect(rename.responses['200'].content['application/json'].schema.properties.data.required).toEqual(['id', 'title']);
-    expect(Object.keys(rename.responses).sort()).toEqual(['200', '400', '409', '429']);
+    expect(Object.keys(rename.responses)).toEqual(['200', '400', '404', '409', '413', '429', '500', '503']);
     expect(rename.responses['409'].description).toBe('A chapter with that title exists');
     expect(rename.responses['429'].headers['Retry-After']).toBeDefined();
     expect(rename.security).toEqual([{}, { bearerAuth: [] }]);
   });
 
-  it('leaves a GET without input free of 400 and security', () => {
+  it('leaves a public GET without input free of 400 and security', () => {
     const list = op(built, routes[1]!)!;
-    expect(Object.keys(list.responses)).toEqual(['200']);
-    expect(list.security).toBeUndefined();
+    expect(Object.keys(list.responses)).toEqual(['200', '500', '503']);
+    expect(list.security).toEqual([]);
     expect(built.servers).toEqual([{ url: 'https://poshan.example/api' }]);
   });
 });

@@ -75,6 +75,36 @@ describe('profile', () => {
     expect(cleared.data).toMatchObject({ phone: null, heightM: null, weightKg: null });
   });
 
+  it('changes only the fields sent, over tRPC and REST alike, and refuses a change with no field', async () => {
+    const user = await server.user({ firstName: 'Lata', lastName: 'Iyer', heightM: 1.58, weightKg: 60 });
+    const api = client({ token: user.token });
+    await api.profile.update.mutate({ firstName: 'Lata', phone: '9876543210' });
+
+    const onlyWeight = await api.profile.update.mutate({ weightKg: 59.5 });
+    expect(onlyWeight.data).toMatchObject({ firstName: 'Lata', lastName: 'Iyer', phone: '9876543210', heightM: 1.58, weightKg: 59.5 });
+
+    const rest = await server.request('PUT', '/api/profile', { token: user.token, body: { lastName: 'Iyer-Rao' } });
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual({
+      status: 200,
+      message: 'Your profile has been saved.',
+      data: expect.objectContaining({ firstName: 'Lata', lastName: 'Iyer-Rao', phone: '9876543210', heightM: 1.58, weightKg: 59.5 }),
+    });
+    // Clearing is explicit: null or an empty value.
+    const cleared = await server.request('PUT', '/api/profile', { token: user.token, body: { phone: '', heightM: null } });
+    expect(cleared.body.data).toMatchObject({ lastName: 'Iyer-Rao', phone: null, heightM: null, weightKg: 59.5 });
+    expect((await server.request('GET', '/api/profile', { token: user.token })).body.data).toMatchObject({
+      fullName: 'Lata Iyer-Rao',
+      weightKg: 59.5,
+    });
+
+    const empty = await server.request('PUT', '/api/profile', { token: user.token, body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('Send at least one of firstName, lastName, phone, heightM or weightKg to change.');
+    expect((await failure(api.profile.update.mutate({}))).data?.httpStatus).toBe(400);
+    expect((await server.request('PUT', '/api/profile', { body: { weightKg: 50 } })).status).toBe(401);
+  });
+
   it('refuses without a session', async () => {
     const err = await failure(client().profile.get.query());
     expect(err.data?.httpStatus).toBe(401);
@@ -136,6 +166,19 @@ describe('change password and devices', () => {
     expect(mail.body_text).toContain('from Chrome on Android');
     expect(mail.body_text).toMatch(/changed on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2} [ap]m/);
     expect(mail.body_html).toContain('Was this not you?');
+  });
+
+  it('lists two sign-ins from the same browser as two rows, each with its own sign-in and last-active time', async () => {
+    const user = await server.user({ firstName: 'Noor' });
+    const first = await signInFrom(user.email, user.password, LAPTOP_UA);
+    const second = await signInFrom(user.email, user.password, LAPTOP_UA);
+    const renewed = await client().auth.refresh.mutate({ refreshToken: first.refreshToken });
+    const devices = (await client({ token: second.token }).auth.devices.query()).filter((d) => d.browser === 'Firefox on Windows');
+    expect(devices).toHaveLength(2);
+    expect(new Set(devices.map((d) => d.id)).size).toBe(2);
+    const renewedRow = devices.find((d) => !d.current)!;
+    expect(renewedRow.lastActiveAt.getTime()).toBeGreaterThan(renewedRow.signedInAt.getTime());
+    expect(renewed.data.token).toBeTruthy();
   });
 
   it('signs one device out, and only the own devices', async () => {

@@ -18,7 +18,12 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 const support = (body: unknown, ip: string) => server.request('POST', '/api/support/create-support-request', { body, headers: fromIp(ip) });
-const booking = (email: string) => ({ ...sampleBooking, email });
+let contacts = 0;
+// Each booking its own contact: the same e-mail and contact again would be a repeat of the first (answered 200, nothing stored).
+const booking = (email: string) => {
+  contacts += 1;
+  return { ...sampleBooking, email, contact: String(9_000_000_000 + contacts) };
+};
 const book = (email: string, ip: string) =>
   server.request('POST', '/api/client/book-consultation', { body: booking(email), headers: fromIp(ip) });
 const mailsToTeam = async () =>

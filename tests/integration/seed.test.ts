@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import { DEMO_ACCOUNTS, seedDemo } from '../../server/seed/demo.js';
 import { todayUtc } from '../../server/validation.js';
 import { createTestDatabase } from '../helpers/db.js';
+import { httpClient } from '../helpers/callers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -96,7 +97,7 @@ describe('seedDemo', () => {
     const pdf = Buffer.from(await download.arrayBuffer());
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = execFileSync('pdftotext', ['-', '-'], { input: pdf, encoding: 'utf8' });
-    for (const expected of ['Asha Verma', 'Dr. Meera Iyer', 'Breakfast', 'katori', 'Moong dal', '₹1,200']) expect(text).toContain(expected);
+    for (const expected of ['Asha Verma', 'Meera Iyer', 'Breakfast', 'katori', 'Moong dal', '₹1,200']) expect(text).toContain(expected);
 
     const rohans = await server.deps.db
       .selectFrom('diet_plans')
@@ -108,6 +109,38 @@ describe('seedDemo', () => {
     expect(rohanText).toContain('Rohan Mehta');
     expect(rohanText).toContain('Egg bhurji');
     expect(rohans[0]!.created_by).toBe((await userByEmail('dietitian@poshan.demo')).id);
+  });
+
+  it('signs seeded plans with the dietitian’s name exactly as a plan she composes in the console is signed', async () => {
+    const admin = await userByEmail('dietitian@poshan.demo');
+    const asha = await userByEmail('asha@poshan.demo');
+    const seeded = await server.deps.db
+      .selectFrom('diet_plans')
+      .select(['pdf_data', 'title', 'from_date', 'to_date'])
+      .where('client_id', '=', asha.id)
+      .orderBy('from_date', 'desc')
+      .executeTakeFirstOrThrow();
+    const api = httpClient(server.url, (await issueSession(server.deps.db, admin.id)).token);
+    const preview = await api.admin.dietPlans.preview.mutate({
+      clientId: asha.id,
+      plan: {
+        title: seeded.title,
+        from: seeded.from_date,
+        to: seeded.to_date,
+        days: [
+          {
+            label: 'Monday',
+            meals: [{ time: '08:00', name: 'Breakfast', items: [{ food: 'Idli', portion: { quantity: 3, unit: 'piece', grams: 120 } }] }],
+          },
+        ],
+      },
+    });
+    const signature = (pdf: Uint8Array) => {
+      const text = execFileSync('pdftotext', ['-', '-'], { input: Buffer.from(pdf), encoding: 'utf8' });
+      return text.match(/Prepared by ([^,]+), Poshan/)?.[1];
+    };
+    expect(signature(seeded.pdf_data)).toBe('Meera Iyer');
+    expect(signature(Buffer.from(preview.base64, 'base64'))).toBe('Meera Iyer');
   });
 
   it('puts Asha on an active catalogue subscription at catalogue prices', async () => {

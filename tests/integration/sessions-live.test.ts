@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refresh } from '../../server/auth/service.js';
 import { hashToken } from '../../server/auth/session.js';
 import { ABSOLUTE_SESSION_LIFETIME_MS, issueSession } from '../../server/auth/sessions-repo.js';
-import { connectPostgres } from '../../server/db/connect.js';
-import type { DbHandle } from '../../server/db/index.js';
-import { loadConfig } from '../../server/env.js';
-import { createDeps, listen } from '../../server/server.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startSecondInstance, startTestServer, type TestServer } from '../helpers/server.js';
 import { errorCode, rawSocket } from './raw-socket.js';
 
 /**
@@ -20,19 +16,7 @@ const sockets: Awaited<ReturnType<typeof rawSocket>>[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({ WS_UNAUTHENTICATED_CLOSE_MS: String(GRACE_MS) });
-  // A second instance on the same database (its own pool and LISTEN connection on Postgres; PGlite: the one in-process database).
-  const shared = server.deps.dbHandle as DbHandle & { url?: string };
-  const own = shared.url ? connectPostgres(shared.url, 5) : null;
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', SEED_DEMO: '0', WS_UNAUTHENTICATED_CLOSE_MS: String(GRACE_MS) });
-  const deps = await createDeps(config, own ?? shared, server.deps.secret);
-  const running = await listen(deps, { port: 0, host: '127.0.0.1', serveClient: false });
-  second = {
-    url: running.url,
-    async stop() {
-      await running.close();
-      await own?.close();
-    },
-  };
+  second = await startSecondInstance(server, { WS_UNAUTHENTICATED_CLOSE_MS: String(GRACE_MS) });
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -143,7 +127,7 @@ describe('absolute session lifetime', () => {
     const start = new Date();
     const first = await issueSession(server.deps.db, u.id, undefined, start);
     const day29 = new Date(start.getTime() + 29 * DAY);
-    const renewed = await refresh(server.deps, { refreshToken: first.refreshToken }, day29);
+    const renewed = await refresh(server.deps, { ip: '127.0.0.1', userAgent: 'vitest' }, { refreshToken: first.refreshToken }, day29);
     const row = await server.deps.db
       .selectFrom('sessions')
       .select(['family_started_at', 'refresh_expires_at', 'expires_at'])
@@ -154,6 +138,8 @@ describe('absolute session lifetime', () => {
     expect(row.expires_at.getTime()).toBeLessThanOrEqual(start.getTime() + ABSOLUTE_SESSION_LIFETIME_MS);
 
     const day31 = new Date(start.getTime() + 31 * DAY);
-    await expect(refresh(server.deps, { refreshToken: renewed.data.refreshToken }, day31)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(
+      refresh(server.deps, { ip: '127.0.0.1', userAgent: 'vitest' }, { refreshToken: renewed.data.refreshToken }, day31),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });

@@ -86,16 +86,33 @@ describe('POST /api/support/create-support-request', () => {
     expect(res.body.data.fieldErrors[field]).toContain(message);
   });
 
-  it('applies no email-format rule', async () => {
-    const res = await send({ name: 'Asha', email: 'call me on 98765 43210', message: 'Please phone instead.' });
-    expect(res.status).toBe(200);
+  it.each(['not-an-email', 'call me on 98765 43210', 'asha@', '@example.com', 'asha@example'])(
+    'refuses an address a reply cannot reach (%j) with 400, before anything is stored or mailed',
+    async (email) => {
+      const [request, mail] = [await latestRequest(), await latestMail()];
+      const res = await send({ name: 'Asha', email, message: 'Please write back.' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        status: 400,
+        message: 'Enter a valid email address, like name@example.com',
+        data: { fieldErrors: { email: ['Enter a valid email address, like name@example.com'] } },
+      });
+      expect((await latestRequest()).id).toBe(request.id);
+      expect((await latestMail()).id).toBe(mail.id);
+    },
+  );
+
+  it('says only what is missing when the address is blank, not that it is malformed', async () => {
+    const res = await send({ name: 'Asha', email: '   ', message: 'Hi' });
+    expect(res.status).toBe(400);
+    expect(res.body.data.fieldErrors.email).toEqual(['Email is required']);
   });
 
   it('refuses a name with line breaks (a header injection attempt) before any mail is written', async () => {
     const before = await latestMail();
     const res = await send({ name: 'Eve\r\nBcc: victim@example.test', email: 'eve@example.test', message: 'Hello' });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Name cannot contain control characters');
+    expect(res.body.message).toBe('Name cannot contain control, invisible or direction-changing characters');
     expect((await latestMail()).id).toBe(before.id);
   });
 });

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { composedDietPlanSchema, dietPlanSummary, pdfBase64, rangeError, rangeOk, uploadFields } from '../../diet-plan/schema.js';
+import {
+  acknowledgeWarnings,
+  composedDietPlanSchema,
+  dietPlanSummary,
+  pdfBase64,
+  rangeError,
+  rangeOk,
+  uploadFields,
+} from '../../diet-plan/schema.js';
 import { idField, intField } from '../../validation.js';
 import { pageInput, pageOf } from '../common.js';
 
@@ -11,11 +19,13 @@ import { pageInput, pageOf } from '../common.js';
 
 /** The upload form (the file is checked by content on the server). */
 export const uploadForm = uploadFields.refine(rangeOk, rangeError);
-export const uploadDietPlanInput = uploadFields.extend({ clientId: idField('clientId'), pdfBase64 }).refine(rangeOk, rangeError);
+export const uploadDietPlanInput = uploadFields
+  .extend({ clientId: idField('clientId'), pdfBase64, acknowledgeWarnings })
+  .refine(rangeOk, rangeError);
 
-export const composeDietPlanInput = z.object({ clientId: idField('clientId'), plan: composedDietPlanSchema });
+export const composeDietPlanInput = z.object({ clientId: idField('clientId'), plan: composedDietPlanSchema, acknowledgeWarnings });
 /** Renders without saving (the composer's preview). */
-export const previewDietPlanInput = composeDietPlanInput;
+export const previewDietPlanInput = z.object({ clientId: idField('clientId'), plan: composedDietPlanSchema });
 
 export const listDietPlansAdminInput = pageInput.extend({ clientId: idField('clientId').optional() });
 export const versionPdfInput = z.object({ id: idField('id'), version: intField('version', 1) });

@@ -3,7 +3,7 @@ import { recordAudit } from '../../audit/record.js';
 import type { AppDeps } from '../../deps.js';
 import { conflict, notFound } from '../../errors.js';
 import { HIDDEN_IN_OUTBOX } from '../../mail/mailer.js';
-import { countUnsettledMail, findFailedMail, listFailedMail } from '../../mail/repo.js';
+import { countUnsettledMail, findRetryableMail, listFailedMail } from '../../mail/repo.js';
 import { FAILED_MAILS_SHOWN, type OperationalHealth } from './schema.js';
 
 /** Live clients and the last error come from this server's memory; failed mails from the outbox. */
@@ -18,17 +18,20 @@ export async function getOperationalHealth(deps: Pick<AppDeps, 'db' | 'metrics'>
   };
 }
 
-/** Sends a failed mail again (once: a second retry of the same mail finds it no longer failed). Audited. */
+/**
+ * Sends a failed mail again, or one a stopped sender left queued (once: a
+ * second retry of the same mail finds it no longer retryable). Audited.
+ */
 export async function retryFailedMail(deps: Pick<AppDeps, 'db' | 'mailer'>, actor: SessionUser, input: { id: number }) {
   const { id } = input;
-  const failed = await findFailedMail(deps.db, id);
+  const failed = await findRetryableMail(deps.db, id);
   if (failed?.body_text.includes(HIDDEN_IN_OUTBOX)) {
     throw conflict(
       "This mail carried a one-time link, which is never stored, so it cannot be sent again. Send a new link instead: 'Resend set-password link' on the client's page, or ask them to use Forgot password.",
     );
   }
   const result = await deps.mailer.retry(id);
-  if (!result) throw notFound('That mail is not waiting for a retry: it was sent or retried already.');
+  if (!result) throw notFound('That mail is not waiting for a retry: it was sent, is being sent, or was retried already.');
   await recordAudit(deps.db, actor, {
     action: 'outbox.retried',
     entity: 'outbox',

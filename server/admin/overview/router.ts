@@ -4,7 +4,7 @@ import { operationalHealth, overview, retriedMail, retryMailInput } from './sche
 import { getOverview } from './service.js';
 
 export const overviewRouter = router({
-  get: adminProcedure.output(overview).query(({ ctx }) => getOverview(ctx.deps.db)),
+  get: adminProcedure.output(overview).query(({ ctx }) => getOverview(ctx.deps.db, ctx.deps.clock())),
   health: adminProcedure.output(operationalHealth).query(({ ctx }) => getOperationalHealth(ctx.deps)),
   retryMail: adminProcedure
     .input(retryMailInput)

@@ -5,6 +5,10 @@ import { idField } from '../../validation.js';
 export const VISIT_DAYS = 30;
 
 export const overview = z.object({
+  /** Clients on a running plan whose latest check-in has no reply yet. */
+  checkInsAwaitingReply: z.number().int(),
+  /** Clients on a running plan whose check-in is overdue. */
+  overdueFollowUps: z.number().int(),
   newBookings: z.number().int(),
   openSupportRequests: z.number().int(),
   activeSubscriptions: z.number().int(),

@@ -1,3 +1,5 @@
+import { followUpQueue } from '../../check-in/follow-ups.js';
+import { FOLLOW_UP_VIEWS } from '../../check-in/schema.js';
 import type { Db } from '../../db/index.js';
 import { todayUtc } from '../../validation.js';
 import * as repo from './repo.js';
@@ -7,10 +9,17 @@ const DAY_MS = 86_400_000;
 const dayBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
 const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
 
-/** Each figure is one indexed aggregate; visits are grouped per day along visits_day_visitor_idx. */
-export async function getOverview(db: Db, today = todayUtc()): Promise<Overview> {
+/**
+ * Each figure is one indexed aggregate, but the follow-ups: those are counted
+ * from the follow-up queue itself (its schedules are computed, not stored), so
+ * the Overview and the Follow-ups page always agree. Visits are grouped per
+ * day along visits_day_visitor_idx.
+ */
+export async function getOverview(db: Db, now = new Date()): Promise<Overview> {
+  const today = todayUtc(now);
   const firstDay = dayBefore(today, VISIT_DAYS - 1);
-  const [bookings, support, subscriptions, clients, rating, visits] = await Promise.all([
+  const [queue, bookings, support, subscriptions, clients, rating, visits] = await Promise.all([
+    followUpQueue(db, now),
     repo.countNewBookings(db),
     repo.countOpenSupportRequests(db),
     repo.countActiveSubscriptions(db, today),
@@ -21,6 +30,8 @@ export async function getOverview(db: Db, today = todayUtc()): Promise<Overview>
   const byDay = new Map(visits.map((v) => [v.day, { visits: Number(v.visits), visitors: Number(v.visitors) }]));
   const avgHalf = rating?.avg_half == null ? null : Number(rating.avg_half);
   return {
+    checkInsAwaitingReply: queue.rows.filter(FOLLOW_UP_VIEWS['awaiting-reply'].includes).length,
+    overdueFollowUps: queue.rows.filter(FOLLOW_UP_VIEWS.overdue.includes).length,
     newBookings: count(bookings),
     openSupportRequests: count(support),
     activeSubscriptions: count(subscriptions),

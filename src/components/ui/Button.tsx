@@ -5,11 +5,14 @@ type Size = 'sm' | 'md' | 'lg';
 
 const variants: Record<Variant, string> = {
   primary: 'bg-brand-700 text-white hover:bg-brand-800 disabled:bg-brand-700/60',
-  secondary: 'border border-brand-700 text-brand-800 bg-white hover:bg-brand-50',
-  ghost: 'text-brand-800 hover:bg-brand-50',
-  danger: 'bg-red-700 text-white hover:bg-red-800',
+  // A disabled button must not look (or hover) like one that works.
+  secondary:
+    'border border-brand-700 text-brand-800 bg-white hover:bg-brand-50 disabled:border-slate-200 disabled:bg-slate-100 disabled:text-slate-400',
+  ghost: 'text-brand-800 hover:bg-brand-50 disabled:bg-transparent disabled:text-slate-400',
+  danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-red-700/60',
   /** A destructive action that is not the page's main one: outlined, red. */
-  dangerSecondary: 'border border-red-300 bg-white text-red-700 hover:bg-red-50',
+  dangerSecondary:
+    'border border-red-300 bg-white text-red-700 hover:bg-red-50 disabled:border-slate-200 disabled:bg-slate-100 disabled:text-slate-400',
 };
 const sizes: Record<Size, string> = {
   sm: 'px-3 py-1.5 text-sm',

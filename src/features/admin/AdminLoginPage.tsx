@@ -62,7 +62,7 @@ function LoginForm() {
         </div>
         <h1 className="mt-7 text-2xl font-bold text-slate-900">Sign in</h1>
         <p className="mt-1 text-sm text-slate-600">For the dietitian team. Clients sign in on the main login page.</p>
-        <form onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-5" data-testid="admin-login-form">
+        <form method="post" onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-5" data-testid="admin-login-form">
           <TextField label="Email" type="email" autoComplete="username" error={errors.email?.message} {...form.register('email')} />
           <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
           <Button type="submit" size="lg" className="w-full">

@@ -1,8 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Button } from '../../components/ui/Button';
 import { Page as BasePage, type PageProps } from '../../components/ui/Page';
+import { PagerArrows } from '../../components/ui/PagerArrows';
 import {
   EmptyState as BaseEmptyState,
   LoadError as BaseLoadError,
@@ -72,14 +71,7 @@ export function Pager({
       <span aria-live="polite" data-testid="pager-status">
         {from}–{to} of {total} {label}
       </span>
-      <div className="flex gap-2">
-        <Button variant="secondary" size="sm" onClick={() => onPage(page - 1)} disabled={page <= 0} aria-label="Previous page">
-          <ChevronLeft className="h-4 w-4" aria-hidden="true" />
-        </Button>
-        <Button variant="secondary" size="sm" onClick={() => onPage(page + 1)} disabled={page >= last} aria-label="Next page">
-          <ChevronRight className="h-4 w-4" aria-hidden="true" />
-        </Button>
-      </div>
+      <PagerArrows hasPrevious={page > 0} hasNext={page < last} onPrevious={() => onPage(page - 1)} onNext={() => onPage(page + 1)} />
     </nav>
   );
 }

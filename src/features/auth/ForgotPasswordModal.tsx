@@ -50,7 +50,7 @@ export function ForgotPasswordModal({ open, onOpenChange }: { open: boolean; onO
       title="Forgot password"
       description="Enter the email you signed up with and we will send you a link to set a new password."
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="forgot-password-form">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="forgot-password-form">
         <div className="flex flex-col gap-1">
           <label htmlFor={emailId} className="text-sm font-medium text-slate-800">
             Email

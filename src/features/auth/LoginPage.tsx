@@ -81,7 +81,7 @@ function LoginScreen() {
         <div className="p-7 sm:p-10">
           <h1 className="text-3xl font-bold text-slate-900">Login</h1>
           <p className="mt-1 text-slate-600">Welcome back! Sign in to your dashboard.</p>
-          <form onSubmit={onSubmit} noValidate className="mt-7 flex flex-col gap-5" data-testid="login-form">
+          <form method="post" onSubmit={onSubmit} noValidate className="mt-7 flex flex-col gap-5" data-testid="login-form">
             <TextField
               label="Email"
               type="email"

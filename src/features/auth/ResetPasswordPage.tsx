@@ -72,7 +72,7 @@ function ResetForm({ token }: { token: string }) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-5">
+    <form method="post" onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-5">
       <PasswordField
         label="New password"
         autoComplete="new-password"

@@ -97,6 +97,11 @@ function BookingCard({ booking: b }: { booking: Booking }) {
         <span className="flex flex-wrap items-center gap-2">
           {b.name}
           <Badge tone={TONE[b.status]}>{BOOKING_STATUS_LABELS[b.status]}</Badge>
+          {b.possibleDuplicateOf !== null && (
+            <span data-testid="booking-possible-duplicate">
+              <Badge tone="amber">{`Possible duplicate of #${b.possibleDuplicateOf}`}</Badge>
+            </span>
+          )}
         </span>
       }
       actions={

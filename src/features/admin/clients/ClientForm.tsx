@@ -48,7 +48,7 @@ export function ClientForm({
   }, [serverError, form]);
 
   return (
-    <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="flex flex-col gap-5" data-testid="client-form">
+    <form method="post" onSubmit={form.handleSubmit(onSubmit)} noValidate className="flex flex-col gap-5" data-testid="client-form">
       {aside}
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <TextField label="First name" autoComplete="off" error={errors.firstName?.message} {...form.register('firstName')} />

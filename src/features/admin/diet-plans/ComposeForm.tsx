@@ -40,8 +40,9 @@ export function blankPlan(today: string): Form {
 
 /**
  * Days × meals × foods, each food with a household portion (katori, roti,
- * glass…) and its grams or millilitres. The diet-plan domain's schema checks
- * it here and again on the server, which renders the PDF.
+ * glass…) and, if the dietitian has them, its grams or millilitres. The
+ * diet-plan domain's schema checks it here and again on the server, which
+ * renders the PDF.
  */
 export function ComposeForm({
   defaults,
@@ -69,6 +70,7 @@ export function ComposeForm({
 
   return (
     <form
+      method="post"
       onSubmit={form.handleSubmit((plan) => onSave(withGuidelines(plan)))}
       noValidate
       className="flex flex-col gap-5"
@@ -297,6 +299,7 @@ function ItemsEditor({ control, register, errors, d, m }: Part & { m: number }) 
               label="Grams"
               type="number"
               min="1"
+              placeholder="opt."
               error={e?.portion?.grams?.message}
               errorApart
               {...register(`${base}.portion.grams`, num)}
@@ -306,6 +309,7 @@ function ItemsEditor({ control, register, errors, d, m }: Part & { m: number }) 
               label="ml"
               type="number"
               min="1"
+              placeholder="opt."
               error={e?.portion?.ml?.message}
               errorApart
               {...register(`${base}.portion.ml`, num)}

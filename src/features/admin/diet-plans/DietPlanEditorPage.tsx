@@ -1,12 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import type { DietPlanDetail } from '../../../../server/diet-plan/schema';
 import type { ComposedDietPlan } from '../../../../server/diet-plan/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
+import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { Modal } from '../../../components/ui/Modal';
+import { fieldErrors } from '../../../lib/errors';
 import { localToday } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
@@ -90,30 +93,36 @@ function Editor({ existing, initialClient, initialMode }: { existing?: Existing;
   const revise = useMutation(trpc.admin.dietPlans.revise.mutationOptions());
   const preview = useMutation(trpc.admin.dietPlans.preview.mutationOptions());
 
+  /** A save the server held back for the dietitian to confirm, with its reasons. */
+  const [toConfirm, setToConfirm] = useState<{ warnings: string[]; save: () => Promise<void> }>();
+
   const needClient = () => {
     if (client) return client;
     setClientError('Choose the client this plan is for');
     return undefined;
   };
 
-  const saved = async (work: Promise<{ id: number; message: string }>) => {
+  /** Saves; when the plan looks like a mistake the server answers with warnings, shown for the dietitian to confirm. */
+  const saved = async (save: (acknowledgeWarnings: boolean) => Promise<{ id: number; message: string }>, acknowledged = false) => {
     try {
-      const answer = await overlay.run(work);
+      const answer = await overlay.run(save(acknowledged));
       await queryClient.invalidateQueries(trpc.admin.pathFilter());
       toast.success(answer.message);
       navigate(`/diet-plans/${answer.id}`);
     } catch (error) {
-      toastError(error);
+      const warnings = fieldErrors(error).acknowledgeWarnings;
+      if (warnings && !acknowledged) setToConfirm({ warnings, save: () => saved(save, true) });
+      else toastError(error);
     }
   };
 
   const onCompose = async (plan: ComposedDietPlan) => {
     const c = needClient();
     if (!c) return;
-    await saved(
+    await saved((acknowledgeWarnings) =>
       existing
-        ? revise.mutateAsync({ source: 'composed', id: existing.id, expectedVersion: existing.version, plan })
-        : compose.mutateAsync({ clientId: c.id, plan }),
+        ? revise.mutateAsync({ source: 'composed', id: existing.id, expectedVersion: existing.version, plan, acknowledgeWarnings })
+        : compose.mutateAsync({ clientId: c.id, plan, acknowledgeWarnings }),
     );
   };
 
@@ -134,10 +143,17 @@ function Editor({ existing, initialClient, initialMode }: { existing?: Existing;
   const onUpload = async (values: UploadValues) => {
     const c = needClient();
     if (!c) return;
-    await saved(
+    await saved((acknowledgeWarnings) =>
       existing
-        ? revise.mutateAsync({ source: 'upload', id: existing.id, expectedVersion: existing.version, ...values })
-        : upload.mutateAsync({ clientId: c.id, title: values.title, from: values.from, to: values.to, pdfBase64: values.pdfBase64 ?? '' }),
+        ? revise.mutateAsync({ source: 'upload', id: existing.id, expectedVersion: existing.version, ...values, acknowledgeWarnings })
+        : upload.mutateAsync({
+            clientId: c.id,
+            title: values.title,
+            from: values.from,
+            to: values.to,
+            pdfBase64: values.pdfBase64 ?? '',
+            acknowledgeWarnings,
+          }),
     );
   };
 
@@ -180,6 +196,39 @@ function Editor({ existing, initialClient, initialMode }: { existing?: Existing;
           />
         )}
       </div>
+      <Modal
+        open={toConfirm !== undefined}
+        onOpenChange={(open) => {
+          if (!open) setToConfirm(undefined);
+        }}
+        title="Save this plan?"
+        description="Please check before the client sees it:"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setToConfirm(undefined)}>
+              Go back and edit
+            </Button>
+            <Button
+              onClick={() => {
+                const confirmed = toConfirm;
+                setToConfirm(undefined);
+                void confirmed?.save();
+              }}
+            >
+              Save anyway
+            </Button>
+          </>
+        }
+      >
+        <ul className="flex flex-col gap-3" data-testid="plan-warnings">
+          {toConfirm?.warnings.map((warning) => (
+            <li key={warning} className="flex gap-2 text-sm text-slate-800">
+              <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0 text-amber-600" aria-hidden="true" />
+              <span>{warning}</span>
+            </li>
+          ))}
+        </ul>
+      </Modal>
     </Card>
   );
 }

@@ -51,7 +51,7 @@ export function UploadForm({
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" data-testid="upload-form">
+    <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-5" data-testid="upload-form">
       <TextField label="Title" error={errors.title?.message} {...form.register('title')} />
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <TextField label="From" type="date" error={errors.from?.message} {...form.register('from')} />

@@ -107,7 +107,7 @@ function Composer() {
   });
   return (
     <Card>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3 p-4 sm:p-5" data-testid="post-composer">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-3 p-4 sm:p-5" data-testid="post-composer">
         <TextAreaField
           label="New post"
           rows={5}

@@ -5,11 +5,11 @@ import { ClipboardCheck, MessageSquareReply, Pause, Play } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import type { z } from 'zod';
 import { pauseForm, replyForm } from '../../../../server/admin/follow-ups/schema';
-import type { FollowUpRow } from '../../../../server/check-in/schema';
-import { ADHERENCE_LABELS, CHECK_IN_REPLY_MAX } from '../../../../server/check-in/schema';
+import type { FollowUpRow, FollowUpView } from '../../../../server/check-in/schema';
+import { ADHERENCE_LABELS, CHECK_IN_REPLY_MAX, FOLLOW_UP_VIEWS, followUpViewHref } from '../../../../server/check-in/schema';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextAreaField, TextField } from '../../../components/ui/Field';
@@ -32,6 +32,8 @@ export function FollowUpsPage() {
   const queue = useQuery({ ...trpc.admin.followUps.queue.queryOptions(), staleTime: 0 });
   const token = useSignedInToken();
   const [live, setLive] = useState(false);
+  const show = new URLSearchParams(useSearch()).get('show');
+  const view = show !== null && show in FOLLOW_UP_VIEWS ? (show as FollowUpView) : null;
   useSubscription(
     trpc.admin.followUps.events.subscriptionOptions(undefined, {
       enabled: token !== null,
@@ -59,18 +61,48 @@ export function FollowUpsPage() {
         <Loading label="Loading the follow-up queue" />
       ) : queue.isError ? (
         <LoadError error={queue.error} onRetry={() => void queue.refetch()} />
-      ) : queue.data.rows.length === 0 ? (
+      ) : (
+        <FollowUpList rows={queue.data.rows} view={view} />
+      )}
+    </Page>
+  );
+}
+
+/** The queue, or the part of it one view shows (the Overview links here with ?show=…). */
+function FollowUpList({ rows, view }: { rows: FollowUpRow[]; view: FollowUpView | null }) {
+  const shown = view === null ? rows : rows.filter(FOLLOW_UP_VIEWS[view].includes);
+  const views = Object.entries(FOLLOW_UP_VIEWS) as Array<[FollowUpView, (typeof FOLLOW_UP_VIEWS)[FollowUpView]]>;
+  return (
+    <div className="flex flex-col gap-3">
+      <nav aria-label="Show" className="flex flex-wrap gap-2" data-testid="follow-up-views">
+        {[
+          ['/follow-ups', 'All', view === null] as const,
+          ...views.map(([key, v]) => [followUpViewHref(key), v.label, view === key] as const),
+        ].map(([href, label, current]) => (
+          <Link
+            key={href}
+            href={href}
+            aria-current={current ? 'page' : undefined}
+            className={`rounded-full border px-3 py-1 text-sm font-medium ${current ? 'border-brand-600 bg-brand-50 text-brand-800' : 'border-slate-200 bg-white text-slate-700 hover:border-brand-300'}`}
+          >
+            {label}
+          </Link>
+        ))}
+      </nav>
+      {rows.length === 0 ? (
         <EmptyState Icon={ClipboardCheck}>No client is on a running plan.</EmptyState>
+      ) : shown.length === 0 ? (
+        <EmptyState Icon={ClipboardCheck}>{`No client is ${FOLLOW_UP_VIEWS[view!].label.toLowerCase()} right now.`}</EmptyState>
       ) : (
         <ol className="flex flex-col gap-3" data-testid="follow-up-queue">
-          {queue.data.rows.map((row) => (
+          {shown.map((row) => (
             <li key={row.clientId} data-testid="follow-up-row">
               <FollowUpCard row={row} />
             </li>
           ))}
         </ol>
       )}
-    </Page>
+    </div>
   );
 }
 
@@ -194,7 +226,7 @@ function ReplyDialog({ open, onClose, row, checkInId }: { open: boolean; onClose
       title={`Reply to ${row.name}`}
       description="The reply shows on the client’s Check-in page and is mailed to them."
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <TextAreaField
           label="Reply"
           rows={5}
@@ -233,7 +265,7 @@ function PauseDialog({ open, onClose, row }: { open: boolean; onClose: () => voi
       title={`Pause ${row.planName}`}
       description={`No check-ins are due for ${row.name} while paused; resuming adds the paused days to the end date.`}
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <TextField
           label="Paused from"
           type="date"

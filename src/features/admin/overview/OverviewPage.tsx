@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { CalendarClock, CreditCard, LifeBuoy, type LucideIcon, Star, Users } from 'lucide-react';
+import { AlarmClock, CalendarClock, CreditCard, LifeBuoy, type LucideIcon, MessageSquareReply, Star, Users } from 'lucide-react';
 import { Link } from 'wouter';
+import { followUpViewHref } from '../../../../server/check-in/schema';
 import { Card } from '../../../components/ui/Card';
 import { useTRPC } from '../../../lib/trpc';
 import { VisitsChart } from '../charts/VisitsChart';
@@ -18,6 +19,23 @@ export function OverviewPage() {
         <LoadError error={overview.error} onRetry={() => void overview.refetch()} />
       ) : (
         <div className="flex flex-col gap-5">
+          {/* The dietitian's own daily work comes first: replies owed and clients whose check-in is late. */}
+          <div className="grid grid-cols-2 gap-3" data-testid="overview-follow-ups">
+            <Stat
+              href={followUpViewHref('awaiting-reply')}
+              Icon={MessageSquareReply}
+              label="Check-ins awaiting a reply"
+              value={overview.data.checkInsAwaitingReply}
+              hint="latest check-in, no reply yet"
+            />
+            <Stat
+              href={followUpViewHref('overdue')}
+              Icon={AlarmClock}
+              label="Overdue follow-ups"
+              value={overview.data.overdueFollowUps}
+              hint="check-in past its due day"
+            />
+          </div>
           <div
             className="grid grid-cols-2 gap-3 lg:grid-cols-5 [&>*:last-child:nth-child(odd)]:col-span-2 lg:[&>*:last-child:nth-child(odd)]:col-span-1"
             data-testid="overview-stats"

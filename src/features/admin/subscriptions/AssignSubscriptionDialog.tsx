@@ -84,7 +84,7 @@ function AssignForm({ fixedClient, onDone }: { fixedClient?: PickedClient; onDon
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="assign-form">
+    <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="assign-form">
       {fixedClient ? (
         <p className="text-sm text-slate-700">
           Client: <strong>{fixedClient.fullName}</strong>

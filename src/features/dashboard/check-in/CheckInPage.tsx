@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { CalendarCheck, ClipboardCheck, MessageSquareReply, PauseCircle } from 'lucide-react';
+import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import type { z } from 'zod';
@@ -13,6 +14,7 @@ import { TextAreaField, TextField } from '../../../components/ui/Field';
 import { Page } from '../../../components/ui/Page';
 import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { localToday } from '../../../lib/format';
+import { newRequestKey } from '../../../lib/request-key';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatFollowUpDay, useSignedInToken } from '../../../lib/use-live-reload';
@@ -95,9 +97,15 @@ function CheckInFormCard() {
   const { errors } = form.formState;
   const notes = form.watch('notes') ?? '';
 
+  const attempt = useRef<{ values: string; key: string } | null>(null);
+
   const onSubmit = form.handleSubmit(async (values) => {
+    // The same check-in sent again (after a lost answer) keeps its key, so the server returns the first instead of storing a second.
+    const sent = JSON.stringify(values);
+    if (attempt.current?.values !== sent) attempt.current = { values: sent, key: newRequestKey() };
     try {
-      await overlay.run(create.mutateAsync({ ...values, date: localToday() }));
+      await overlay.run(create.mutateAsync({ ...values, date: localToday(), clientRequestId: attempt.current.key }));
+      attempt.current = null;
       toast.success(CHECK_IN_SENT);
       form.reset();
       void queryClient.invalidateQueries({ queryKey: trpc.checkIn.list.queryKey() });
@@ -111,7 +119,7 @@ function CheckInFormCard() {
   return (
     <Card className="p-5 sm:p-8">
       <h2 className="mb-4 text-lg font-bold text-slate-900">Today’s check-in</h2>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
         <TextField
           label="Today’s weight (kg)"
           type="number"

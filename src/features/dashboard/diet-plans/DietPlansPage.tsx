@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ChevronLeft, ChevronRight, Download, FileText } from 'lucide-react';
+import { Download, FileText } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import type { DietPlanRow } from '../../../../server/diet-plan/schema';
 import { buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { Page } from '../../../components/ui/Page';
+import { PagerArrows } from '../../../components/ui/PagerArrows';
 import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { formatDay } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
@@ -65,8 +66,12 @@ export function DietPlansPage() {
               {rows.map((plan) => (
                 <li key={plan.id} className="flex items-center justify-between gap-3 px-4 py-3">
                   <div className="min-w-0 text-sm">
-                    <p className="font-semibold text-slate-900">ID {plan.id}</p>
-                    <p className="text-slate-700">{formatDayRange(plan.from, plan.to)}</p>
+                    <p className="font-semibold break-words text-slate-900" data-testid="plan-title">
+                      {plan.title}
+                    </p>
+                    <p className="text-slate-700">
+                      {formatDayRange(plan.from, plan.to)} <span className="text-slate-500">· ID {plan.id}</span>
+                    </p>
                   </div>
                   <PdfLink plan={plan} />
                 </li>
@@ -86,7 +91,7 @@ export function DietPlansPage() {
                     <th scope="col" className="px-4 py-3">
                       TO
                     </th>
-                    <th scope="col" className="px-4 py-3 text-right">
+                    <th scope="col" className="px-4 py-3">
                       DIET PLAN
                     </th>
                   </tr>
@@ -97,8 +102,13 @@ export function DietPlansPage() {
                       <td className="px-4 py-3 font-medium text-slate-900 tabular-nums">{plan.id}</td>
                       <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDay(plan.from)}</td>
                       <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDay(plan.to)}</td>
-                      <td className="px-4 py-2 text-right">
-                        <PdfLink plan={plan} />
+                      <td className="px-4 py-2">
+                        <div className="flex items-center justify-between gap-4">
+                          <span className="min-w-0 font-medium break-words text-slate-900" data-testid="plan-title">
+                            {plan.title}
+                          </span>
+                          <PdfLink plan={plan} />
+                        </div>
                       </td>
                     </tr>
                   ))}
@@ -127,26 +137,12 @@ export function DietPlansPage() {
               <span aria-live="polite" data-testid="plans-range">
                 {first}–{last} of {total}
               </span>
-              <div className="flex gap-1">
-                <button
-                  type="button"
-                  className="rounded-full p-2 hover:bg-slate-100 disabled:opacity-40"
-                  onClick={() => setPage((p) => Math.max(0, p - 1))}
-                  disabled={page === 0}
-                  aria-label="Previous page"
-                >
-                  <ChevronLeft className="h-5 w-5" aria-hidden="true" />
-                </button>
-                <button
-                  type="button"
-                  className="rounded-full p-2 hover:bg-slate-100 disabled:opacity-40"
-                  onClick={() => setPage((p) => Math.min(lastPage, p + 1))}
-                  disabled={page >= lastPage}
-                  aria-label="Next page"
-                >
-                  <ChevronRight className="h-5 w-5" aria-hidden="true" />
-                </button>
-              </div>
+              <PagerArrows
+                hasPrevious={page > 0}
+                hasNext={page < lastPage}
+                onPrevious={() => setPage((p) => Math.max(0, p - 1))}
+                onNext={() => setPage((p) => Math.min(lastPage, p + 1))}
+              />
             </div>
           </>
         )}
@@ -163,7 +159,7 @@ function PdfLink({ plan }: { plan: DietPlanRow }) {
       target="_blank"
       rel="noopener noreferrer"
       className={buttonClasses('secondary', 'sm', 'shrink-0 whitespace-nowrap')}
-      aria-label={`Download PDF of plan ${plan.id}, ${formatDay(plan.from)} to ${formatDay(plan.to)} (opens in a new tab)`}
+      aria-label={`Download PDF of “${plan.title}”, ${formatDay(plan.from)} to ${formatDay(plan.to)} (opens in a new tab)`}
     >
       <Download className="h-4 w-4" aria-hidden="true" />
       Download PDF

@@ -11,6 +11,9 @@ import { useTRPC } from '../../../lib/trpc';
 
 const isPhone = (browser: string) => /Android|iOS/.test(browser);
 
+/** Rows of one browser name read alike: each gets a short mark of its sign-in, the same one on every screen. */
+const signInMark = (id: string) => id.replace(/-/g, '').slice(0, 6).toUpperCase();
+
 /** The sign-ins that are still live, this one first-class; any other can be signed out here. */
 export function DevicesCard() {
   const trpc = useTRPC();
@@ -39,6 +42,7 @@ export function DevicesCard() {
       ) : (
         <ul className="divide-y divide-slate-100" data-testid="devices">
           {devices.data.map((device) => {
+            const sameBrowser = devices.data.filter((d) => d.browser === device.browser).length > 1;
             const Icon = isPhone(device.browser) ? Smartphone : Laptop;
             return (
               <li key={device.id} className="flex flex-wrap items-center gap-3 px-4 py-3 sm:px-5">
@@ -52,11 +56,17 @@ export function DevicesCard() {
                       </span>
                     )}
                   </p>
+                  {sameBrowser && <p className="text-sm text-slate-600">Sign-in {signInMark(device.id)}</p>}
                   <p className="text-sm text-slate-600">Signed in {formatMoment(device.signedInAt)}</p>
                   <p className="text-sm text-slate-600">Last active {formatMoment(device.lastActiveAt)}</p>
                 </div>
                 {!device.current && (
-                  <Button variant="secondary" size="sm" onClick={() => void onSignOut(device.id)} aria-label={`Sign out ${device.browser}`}>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    onClick={() => void onSignOut(device.id)}
+                    aria-label={`Sign out ${device.browser}${sameBrowser ? ` (sign-in ${signInMark(device.id)})` : ''}`}
+                  >
                     Sign out
                   </Button>
                 )}

@@ -49,7 +49,7 @@ export function PasswordForm() {
 
   return (
     <Card title="Change password">
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4 p-4 sm:p-5" aria-label="Change password">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4 p-4 sm:p-5" aria-label="Change password">
         <PasswordField
           label="Current password"
           autoComplete="current-password"

@@ -54,7 +54,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
 
   return (
     <Card title="Your details">
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4 p-4 sm:p-5" aria-label="Your details">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4 p-4 sm:p-5" aria-label="Your details">
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label="First name" autoComplete="given-name" error={errors.firstName?.message} {...form.register('firstName')} />
           <TextField label="Last name" autoComplete="family-name" error={errors.lastName?.message} {...form.register('lastName')} />

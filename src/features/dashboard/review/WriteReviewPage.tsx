@@ -84,7 +84,7 @@ function ReviewForm({ onRated, checkError }: { onRated: () => void; checkError: 
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
+    <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
       {checkError ? (
         <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
           We could not check whether you have rated us before. You can still send a review.

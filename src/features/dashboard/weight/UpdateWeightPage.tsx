@@ -51,7 +51,7 @@ export function UpdateWeightPage() {
   return (
     <Page title="Update Weight" lead="Log your weight once a week, on the same day and at the same time." width="max-w-xl">
       <Card className="p-5 sm:p-8">
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
+        <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
           <TextField
             label="Enter Weight (kg)"
             type="number"

@@ -67,8 +67,9 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await overlay.run(book.mutateAsync(values));
-      toast.success(CONSULTATION_BOOKED);
+      const booked = await overlay.run(book.mutateAsync(values));
+      // A repeat of an open request says it is in hand (and since when) instead of pretending to book again.
+      toast.success(booked.repeated ? booked.message : CONSULTATION_BOOKED);
       reset(EMPTY_CONSULTATION);
       onBooked();
     } catch (err) {
@@ -84,7 +85,7 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
 
   const countryError = errors.country?.message;
   return (
-    <form id={id} onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Consultation booking form">
+    <form id={id} method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Consultation booking form">
       <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
       <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       <RadioGroupField legend="Gender" options={GENDER_OPTIONS} error={errors.gender?.message} {...register('gender')} />

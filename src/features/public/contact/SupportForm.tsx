@@ -49,7 +49,7 @@ export function SupportForm() {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Contact Us form">
+    <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Contact Us form">
       {!signedIn && (
         <div className="grid gap-5 xs:grid-cols-2">
           <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
