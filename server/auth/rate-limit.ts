@@ -37,7 +37,8 @@ export type LimitKind =
   | 'consultation-email'
   | 'visit-ip'
   | 'refresh-sign-in'
-  | 'refresh-ip';
+  | 'refresh-ip'
+  | 'check-in-client';
 
 export const bucket = {
   signInAccount: (email: string) => `signin:acct:${email.toLowerCase()}`,
@@ -50,6 +51,7 @@ export const bucket = {
   visitIp: (ip: string) => `visit:ip:${ip}`,
   refreshSignIn: (familyId: string) => `refresh:family:${familyId}`,
   refreshIp: (ip: string) => `refresh:ip:${ip}`,
+  checkInClient: (clientId: number) => `check-in:client:${clientId}`,
 };
 
 export type KindedLimit = Limit & { kind: LimitKind };
@@ -97,15 +99,12 @@ export async function takeSlot(db: Db, what: string, limits: KindedLimit[], now 
   if (limits.length === 0) return;
   const ordered = [...limits].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
   const refused = await db.transaction().execute(async (trx) => {
-    for (const limit of ordered) await sql`select pg_advisory_xact_lock(hashtextextended(${limit.bucket}, 0))`.execute(trx);
+    await lockBuckets(trx, ordered);
     const waits = [];
     for (const limit of ordered) waits.push({ limit, wait: await secondsUntilAllowed(trx, limit, now) });
     const full = waits.filter((w) => w.wait > 0);
     if (full.length > 0) return full;
-    await trx
-      .insertInto('login_attempts')
-      .values(ordered.map((l) => ({ bucket: l.bucket, at: now })))
-      .execute();
+    await recordSlots(trx, ordered, now);
     return null;
   });
   if (refused) {
@@ -116,6 +115,23 @@ export async function takeSlot(db: Db, what: string, limits: KindedLimit[], now 
     );
   }
   await pruneOccasionally(db, now);
+}
+
+/**
+ * Holds the buckets' locks until the caller's transaction ends (in bucket order, as takeSlot sorts them):
+ * a write that counts itself against a limit inside its own transaction (a check-in) takes its slot with
+ * lockBuckets, secondsUntilAllowed and recordSlots, so only what is stored is counted.
+ */
+export async function lockBuckets(trx: Db, limits: Limit[]): Promise<void> {
+  for (const limit of limits) await sql`select pg_advisory_xact_lock(hashtextextended(${limit.bucket}, 0))`.execute(trx);
+}
+
+/** One slot taken in each bucket, at `now`. */
+export async function recordSlots(trx: Db, limits: Limit[], now: Date): Promise<void> {
+  await trx
+    .insertInto('login_attempts')
+    .values(limits.map((l) => ({ bucket: l.bucket, at: now })))
+    .execute();
 }
 
 export async function clearAttempts(db: Db, bucketName: string): Promise<void> {

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { clientToActFor } from '../auth/guards.js';
-import { type KindedLimit, type LimitKind, secondsUntilAllowed, tooManyRequests } from '../auth/rate-limit.js';
+import { bucket, type KindedLimit, lockBuckets, recordSlots, secondsUntilAllowed, tooManyRequests } from '../auth/rate-limit.js';
 import { ROLE } from '../auth/roles.js';
 import { fullNameOf, type SessionUser } from '../auth/session.js';
 import { findPlan } from '../catalogue/plans.js';
@@ -103,7 +103,7 @@ export async function createCheckIn(deps: Deps, actor: SessionUser, input: Creat
   const limit = checkInLimit(deps.config.rateLimits, clientId);
   const sent = await deps.db.transaction().execute(async (trx) => {
     // One check-in at a time per client (the limit's own lock): a repeat racing its first waits, then finds it.
-    await sql`select pg_advisory_xact_lock(hashtextextended(${limit.bucket}, 0))`.execute(trx);
+    await lockBuckets(trx, [limit]);
     const first = key === null ? undefined : await repo.findCheckInByKey(trx, clientId, key);
     if (first) return { row: first, created: false };
     // Counted in this transaction, so only check-ins that are stored count, and a repeat never does.
@@ -123,7 +123,7 @@ export async function createCheckIn(deps: Deps, actor: SessionUser, input: Creat
       existing: () => repo.findCheckInByKey(trx, clientId, key!),
     });
     if (once.created) {
-      await trx.insertInto('login_attempts').values({ bucket: limit.bucket, at: now }).execute();
+      await recordSlots(trx, [limit], now);
       await recordWeight(trx, clientId, input.weight, date);
       await deps.followUpBus.publish(trx, { kind: 'check-in.created', clientId, checkInId: once.row.id });
     }
@@ -137,8 +137,7 @@ export async function createCheckIn(deps: Deps, actor: SessionUser, input: Creat
  * open console, so a flood from one account must stop at the server.
  */
 function checkInLimit(limits: Pick<RateLimits, 'checkIns'>, clientId: number): KindedLimit {
-  // The metrics label is a plain string; LimitKind lists the sign-in and form limits it was written for.
-  return { kind: 'check-in-client' as LimitKind, bucket: `check-in:client:${clientId}`, ...limits.checkIns };
+  return { kind: 'check-in-client', bucket: bucket.checkInClient(clientId), ...limits.checkIns };
 }
 
 /** The client's next due check-in and their history with the dietitian's replies. */
