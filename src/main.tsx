@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { App } from './app/App';
@@ -26,7 +26,7 @@ const app = (
     </Router>
   </StrictMode>
 );
-if (prerendered) hydrateRoot(root, app);
+if (prerendered) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);
 
 // Track-visit fires once per app load; errors are only logged. It waits until the page
