@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { defineRoutes, untrusted } from '../rest/route.js';
+import { deviceOutput } from '../users/schema.js';
 import {
   authUser,
   forgotPasswordInput,
@@ -59,6 +61,15 @@ export const authRoutes = defineRoutes([
     auth: 'required',
     response: authUser,
     handle: async ({ caller }) => caller.auth.checkAuthorization(),
+  },
+  {
+    method: 'get',
+    path: '/auth/devices',
+    summary: 'The own signed-in devices (sign-ins that can still be renewed), newest activity first, this one marked current',
+    tag: TAG,
+    auth: 'required',
+    response: z.array(deviceOutput),
+    handle: async ({ caller }) => ({ message: 'Your signed-in devices', data: await caller.auth.devices() }),
   },
   {
     method: 'put',

@@ -146,8 +146,14 @@ function revokeSessions(db: Db, userId: number, which: { familyId: string } | { 
 
 /**
  * A user's sign-ins that can still be renewed, one row per family: when it
- * started, when it was last renewed, and the browser. Bounded: a person has
+ * started, when it was last active, and the browser. Bounded: a person has
  * a handful of devices; the newest 50 are listed.
+ *
+ * "Last active" is the newest row's `created_at`: every renewal inserts the
+ * family's next row, and a device renews only when it makes a request after
+ * its session token (one hour) expired. So the time is recorded by the
+ * renewal itself, with no write per request, and pruning keeps the newest
+ * rows, so it never moves back.
  */
 export function listLiveFamilies(db: Db, userId: number, now = new Date()) {
   return db

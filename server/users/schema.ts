@@ -83,11 +83,15 @@ export const changePasswordForm = z
 export const changePasswordInput = changePasswordForm;
 
 export const deviceOutput = z.object({
-  id: z.string(),
-  browser: z.string(),
-  signedInAt: z.date(),
-  lastActiveAt: z.date(),
-  current: z.boolean(),
+  id: z.string().describe('The sign-in (every renewal of it shares this id); name it to sign the device out'),
+  browser: z.string().describe('Browser and system, from the User-Agent of the sign-in'),
+  signedInAt: z.date().describe('When this sign-in began (its password was entered)'),
+  lastActiveAt: z
+    .date()
+    .describe(
+      'When the device last renewed its session: it was in use then. A device renews on its first request after its hour-long session token expired, so one in use now may read up to an hour ago; it never moves without the device',
+    ),
+  current: z.boolean().describe('The sign-in that made this request'),
 });
 export const signOutDeviceInput = z.object({ id: z.uuid('That device is not signed in') });
 

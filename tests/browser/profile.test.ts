@@ -122,6 +122,8 @@ describe('My Profile', () => {
     await page.goto('/dashboard/profile');
     const devices = page.getByTestId('devices');
     await expect.poll(() => devices.locator('li').count(), { timeout: 10_000 }).toBe(2);
+    // This device is in use; the other signed in moments ago and has not renewed since.
+    expect((await devices.getByTestId('device-last-active').allTextContents()).sort()).toEqual(['Active just now', 'Active now']);
     await screenshot(page, 'profile');
     await devices.getByRole('button', { name: 'Sign out Firefox on Windows' }).click();
     await expectToast(page, 'That device has been signed out.');

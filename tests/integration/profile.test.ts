@@ -181,6 +181,43 @@ describe('change password and devices', () => {
     expect(renewed.data.token).toBeTruthy();
   });
 
+  it('lists the devices over REST with their last activity: a renewal moves it, ordinary requests write nothing', async () => {
+    const user = await server.user({ firstName: 'Lata' });
+    const phone = await signInFrom(user.email, user.password, PHONE_UA);
+    const laptop = await signInFrom(user.email, user.password, LAPTOP_UA);
+    const list = async (token: string) => {
+      const res = await server.request('GET', '/api/auth/devices', { token });
+      expect(res.status).toBe(200);
+      return res.body.data as { id: string; browser: string; signedInAt: string; lastActiveAt: string; current: boolean }[];
+    };
+    const rowsOfUser = async () =>
+      (await server.deps.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).length;
+
+    const before = (await list(laptop.token)).find((d) => d.browser === 'Chrome on Android')!;
+    expect(before.current).toBe(false);
+    expect(new Date(before.lastActiveAt).getTime()).toBeGreaterThanOrEqual(new Date(before.signedInAt).getTime() - 1000);
+    const rows = await rowsOfUser();
+
+    // Requests with the phone's token are not recorded one by one.
+    for (let i = 0; i < 3; i++) expect((await server.request('GET', '/api/profile', { token: phone.token })).status).toBe(200);
+    const mine = await list(phone.token);
+    expect(mine.find((d) => d.current)?.browser).toBe('Chrome on Android');
+    expect(mine.find((d) => d.current)?.lastActiveAt).toBe(before.lastActiveAt);
+    expect(await rowsOfUser()).toBe(rows);
+
+    // A renewal is the device being in use: it moves the time, and the phone now lists first.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const renewed = await server.request('POST', '/api/auth/refresh-token', { body: { refreshToken: phone.refreshToken } });
+    expect(renewed.status).toBe(200);
+    const after = await list(laptop.token);
+    expect(after[0]?.browser).toBe('Chrome on Android');
+    expect(after[0]?.signedInAt).toBe(before.signedInAt);
+    expect(new Date(after[0]!.lastActiveAt).getTime()).toBeGreaterThan(new Date(before.lastActiveAt).getTime());
+    expect(after.find((d) => d.current)?.browser).toBe('Firefox on Windows');
+
+    expect((await server.request('GET', '/api/auth/devices')).status).toBe(401);
+  });
+
   it('signs one device out, and only the own devices', async () => {
     const user = await server.user({ firstName: 'Ravi' });
     const other = await server.user({ firstName: 'Sam' });

@@ -8,6 +8,7 @@ import { Card } from '../../../components/ui/Card';
 import { LoadError, Loading } from '../../../components/ui/States';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
+import { lastActiveLabel } from './last-active';
 
 const isPhone = (browser: string) => /Android|iOS/.test(browser);
 
@@ -58,7 +59,11 @@ export function DevicesCard() {
                   </p>
                   {sameBrowser && <p className="text-sm text-slate-600">Sign-in {signInMark(device.id)}</p>}
                   <p className="text-sm text-slate-600">Signed in {formatMoment(device.signedInAt)}</p>
-                  <p className="text-sm text-slate-600">Last active {formatMoment(device.lastActiveAt)}</p>
+                  <p className="text-sm text-slate-600" data-testid="device-last-active">
+                    <time dateTime={device.lastActiveAt.toISOString()} title={formatMoment(device.lastActiveAt)}>
+                      {lastActiveLabel(device.lastActiveAt, device.current)}
+                    </time>
+                  </p>
                 </div>
                 {!device.current && (
                   <Button
