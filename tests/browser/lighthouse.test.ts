@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  * Goal (issue 11): 100 in every category, LCP ≤ 1.5 s, TBT ≤ 100 ms, CLS ≤ 0.02 and
  * at most 100 KB of compressed JavaScript on `/`. Lab scores move with the
  * machine's load (TBT most of all): each run fits its CPU slowdown to the host's
- * measured speed (cpuSlowdownFor), each page gets up to three runs and the best one counts.
+ * measured speed (cpuSlowdownFor), each page gets up to four runs and the best one counts.
  * What is asserted: every category ≥ 95 (performance too: the pages measure 96–100 since
  * they paint before their JavaScript loads, decision 062), CLS ≤ 0.02 and the JavaScript
  * budgets below (`/` at the goal, the others at what they measure plus a small margin).
@@ -21,13 +21,18 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  */
 const MIN_SCORE = 95;
 /**
- * Temporarily 75, not 95: on Debian's Chromium 156.0.8078.108 (this machine, 26 Nov 2026) the landed
- * d6c0c4b itself measures 84–93 (TBT 311–667 ms) and the current code 80–93 (TBT 312–831 ms), side by
- * side on a quiet machine, against 96–100 (TBT 0–127 ms) when the 95 floor was set. The lab TBT moved
- * with the browser or host, not with the code; until that is understood and the pages are back at 100,
- * the floor catches a real collapse (a render-blocking script, a lost prerender) without failing on it.
+ * 95, as for the other categories. On 26 Nov 2026 (Chromium 156.0.8078.108, a 2-core host at load averages
+ * of 12-17) the landed pages measured 77-98 and TBT 160-1,100 ms, with the same code scoring 77 and 97 a
+ * minute apart: Lighthouse simulates the phone from the wall time of each main-thread task, and the host's
+ * other processes stretched that 3-10x. Decision 108 cut the real work (hydration in a transition, React
+ * yielding every 5 ms; no locale data loaded during hydration; the loader's preloads one per task, no
+ * longer one task of 100-240 ms) and this test now reads the trace's CPU time as well: when the host
+ * stretched the main thread more than STRETCHED, the performance that counts is Lighthouse's own score with
+ * TBT taken from CPU time (hostStretch in tests/helpers/lighthouse.ts); on a quiet host it is the plain score.
  */
-const MIN_PERFORMANCE = 75;
+const MIN_PERFORMANCE = 95;
+/** Wall over CPU time of the main thread's tasks above which the host, not the page, decided TBT. */
+const STRETCHED = 1.5;
 const MAX_CLS = 0.02;
 /** Compressed JavaScript each page may transfer while it loads (measured with Lighthouse; bytes). */
 const JS_BUDGET: Record<(typeof PRERENDERED_PATHS)[number], number> = {
@@ -41,7 +46,7 @@ const JS_BUDGET: Record<(typeof PRERENDERED_PATHS)[number], number> = {
   '/contact-us': 168_000,
   '/login': 180_000,
 };
-const RUNS = 3;
+const RUNS = 4;
 /** Chunks of the signed-in areas: a public page must never download them. */
 const PRIVATE_CHUNK = /\/assets\/(DashboardArea|AdminArea)-[\w-]+\.js$/;
 
@@ -69,11 +74,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const passes = (s: PageScore) => CATEGORIES.every((c) => s.scores[c] >= (c === 'performance' ? MIN_PERFORMANCE : MIN_SCORE));
+/** The performance that counts: Lighthouse's score, or with TBT from CPU time when the host stretched the run (see MIN_PERFORMANCE). */
+const performanceOf = (s: PageScore) => (s.stretch > STRETCHED ? s.cpuPerformance : s.scores.performance);
+const passes = (s: PageScore) =>
+  performanceOf(s) >= MIN_PERFORMANCE && CATEGORIES.every((c) => c === 'performance' || s.scores[c] >= MIN_SCORE);
 
 for (const route of PRERENDERED_PATHS) {
   it(`${route}: accessibility, best practices, SEO ≥ ${MIN_SCORE}, performance ≥ ${MIN_PERFORMANCE}, CLS ≤ ${MAX_CLS}, JS ≤ ${JS_BUDGET[route]} bytes`, {
-    timeout: 150_000,
+    timeout: 240_000,
   }, async () => {
     let best: PageScore | null = null;
     for (let run = 0; run < RUNS && !(best && passes(best)); run++) {
@@ -82,17 +90,17 @@ for (const route of PRERENDERED_PATHS) {
         return null;
       });
       if (score) hostIndex = score.benchmarkIndex;
-      if (score && (!best || score.scores.performance > best.scores.performance)) best = score;
+      if (score && (!best || performanceOf(score) > performanceOf(best))) best = score;
     }
     if (!best) throw new Error(`Lighthouse failed ${RUNS} times on ${route}`);
     results.push(best);
     console.info(
-      `${route}: ${CATEGORIES.map((c) => `${c} ${best.scores[c]}`).join(', ')}; LCP ${Math.round(best.lcpMs)} ms, TBT ${Math.round(best.tbtMs)} ms, CLS ${best.cls.toFixed(3)}, JS ${best.jsBytes} B; host index ${Math.round(best.benchmarkIndex)}, CPU ${best.cpuSlowdown.toFixed(1)}×` +
+      `${route}: ${CATEGORIES.map((c) => `${c} ${best.scores[c]}`).join(', ')}; LCP ${Math.round(best.lcpMs)} ms, TBT ${Math.round(best.tbtMs)} ms (from CPU time ${Math.round(best.cpuTbtMs)} ms, performance ${best.cpuPerformance}; main thread stretched ${best.stretch.toFixed(1)}×), CLS ${best.cls.toFixed(3)}, JS ${best.jsBytes} B; host index ${Math.round(best.benchmarkIndex)}, CPU ${best.cpuSlowdown.toFixed(1)}×` +
         (best.failing.length ? `\n  below 1: ${best.failing.join('\n  ')}` : ''),
     );
     for (const category of CATEGORIES) {
-      const floor = category === 'performance' ? MIN_PERFORMANCE : MIN_SCORE;
-      expect(best.scores[category], `${route} ${category}\n${best.failing.join('\n')}`).toBeGreaterThanOrEqual(floor);
+      const [score, floor] = category === 'performance' ? [performanceOf(best), MIN_PERFORMANCE] : [best.scores[category], MIN_SCORE];
+      expect(score, `${route} ${category} (stretch ${best.stretch.toFixed(1)}×)\n${best.failing.join('\n')}`).toBeGreaterThanOrEqual(floor);
     }
     expect(best.cls, `${route} CLS`).toBeLessThanOrEqual(MAX_CLS);
     expect(best.jsBytes, best.scripts.join('\n')).toBeLessThanOrEqual(JS_BUDGET[route]);
