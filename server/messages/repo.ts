@@ -458,3 +458,12 @@ export function recordNotice(trx: Db, conversationId: number, side: 'client' | '
     .where('id', '=', conversationId)
     .execute();
 }
+
+/** A side's waiting messages up to `seq` were read before a notice was due: none is owed for them. */
+export function settleNotice(trx: Db, conversationId: number, side: 'client' | 'team', seq: number) {
+  return trx
+    .updateTable('conversations')
+    .set(side === 'client' ? { client_notified_seq: seq } : { team_notified_seq: seq })
+    .where('id', '=', conversationId)
+    .execute();
+}

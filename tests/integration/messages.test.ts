@@ -44,14 +44,9 @@ async function conversationOf(user: TestUser): Promise<number> {
 const send = (token: string, conversationId: number, text: string, clientMessageId = randomUUID()) =>
   post(token, `/conversations/${conversationId}/messages`, { text, clientMessageId });
 const seqsOf = async (conversationId: number) =>
-  (
-    await server.deps.db
-      .selectFrom('messages')
-      .select('seq')
-      .where('conversation_id', '=', conversationId)
-      .orderBy('seq')
-      .execute()
-  ).map((r) => r.seq);
+  (await server.deps.db.selectFrom('messages').select('seq').where('conversation_id', '=', conversationId).orderBy('seq').execute()).map(
+    (r) => r.seq,
+  );
 
 describe('conversations', () => {
   it('gives a client a list holding their one conversation, made on first use and only once', async () => {
@@ -149,7 +144,12 @@ describe('sending', () => {
     expect(seqs).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     expect(await seqsOf(id)).toEqual(seqs);
     // In commit order: a higher seq was never sent before a lower one.
-    const stored = await server.deps.db.selectFrom('messages').select(['seq', 'id']).where('conversation_id', '=', id).orderBy('seq').execute();
+    const stored = await server.deps.db
+      .selectFrom('messages')
+      .select(['seq', 'id'])
+      .where('conversation_id', '=', id)
+      .orderBy('seq')
+      .execute();
     expect(stored.map((r) => r.id)).toEqual([...stored.map((r) => r.id)].sort((a, b) => a - b));
   });
 
@@ -173,7 +173,11 @@ describe('sending', () => {
   it('answers 400 for attachments until the attachments side is merged, and stores nothing', async () => {
     const id = await conversationOf(ravi);
     const before = await seqsOf(id);
-    const res = await post(ravi.token, `/conversations/${id}/messages`, { text: 'photo', clientMessageId: randomUUID(), attachmentIds: [1] });
+    const res = await post(ravi.token, `/conversations/${id}/messages`, {
+      text: 'photo',
+      clientMessageId: randomUUID(),
+      attachmentIds: [1],
+    });
     expect(res.status).toBe(400);
     expect(res.body.data.fieldErrors.attachmentIds).toEqual(['Attachments cannot be sent yet: send the message without attachmentIds.']);
     expect(await seqsOf(id)).toEqual(before);
@@ -217,7 +221,9 @@ describe('reading', () => {
     const after = await get(fresh.token, `/conversations/${id}/messages?after=4&limit=2`);
     expect(after.body.data.map((m: { seq: number }) => m.seq)).toEqual([5, 6]);
     const caller = await callerFor(server, fresh.token);
-    expect((await caller.messages.list({ conversationId: id, after: 2, before: 5, limit: 100 })).messages.map((m) => m.seq)).toEqual([3, 4]);
+    expect((await caller.messages.list({ conversationId: id, after: 2, before: 5, limit: 100 })).messages.map((m) => m.seq)).toEqual([
+      3, 4,
+    ]);
     const bad = await get(fresh.token, `/conversations/${id}/messages?limit=101`);
     expect(bad.status).toBe(400);
     expect(bad.body.data.fieldErrors.limit).toEqual(['limit must be a whole number from 1 to 100']);
@@ -229,7 +235,8 @@ describe('reading', () => {
     await send(fresh.token, id, 'one');
     await send(fresh.token, id, 'two');
     const unreadFor = async (user: TestUser) =>
-      ((await get(user.token, '/conversations?pageSize=100')).body.data as { id: number; unread: number }[]).find((c) => c.id === id)!.unread;
+      ((await get(user.token, '/conversations?pageSize=100')).body.data as { id: number; unread: number }[]).find((c) => c.id === id)!
+        .unread;
     expect(await unreadFor(admin)).toBe(2);
     expect(await unreadFor(admin2)).toBe(2);
     const read = await post(admin.token, `/conversations/${id}/read`, { seq: 1 });
@@ -238,7 +245,11 @@ describe('reading', () => {
     expect(await unreadFor(admin)).toBe(1);
     expect(await unreadFor(admin2)).toBe(2);
     // Past the last message counts as the last; never backwards.
-    expect((await post(admin.token, `/conversations/${id}/read`, { seq: 99 })).body.data).toEqual({ conversationId: id, lastReadSeq: 2, unread: 0 });
+    expect((await post(admin.token, `/conversations/${id}/read`, { seq: 99 })).body.data).toEqual({
+      conversationId: id,
+      lastReadSeq: 2,
+      unread: 0,
+    });
     expect((await post(admin.token, `/conversations/${id}/read`, { seq: 1 })).body.data.lastReadSeq).toBe(2);
     expect((await get(fresh.token, `/conversations/${id}/messages`)).body.seenSeq).toBe(2);
 
@@ -320,9 +331,13 @@ describe('who may read and write', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.body.message).toMatch(/^Too many messages sent in a short time\. Try again in 1 minute\.$/);
-    expect((await failure((await callerFor(server, flood.token)).messages.send({ conversationId: id, text: 'x', clientMessageId: randomUUID() }))).code).toBe(
-      'TOO_MANY_REQUESTS',
-    );
+    expect(
+      (
+        await failure(
+          (await callerFor(server, flood.token)).messages.send({ conversationId: id, text: 'x', clientMessageId: randomUUID() }),
+        )
+      ).code,
+    ).toBe('TOO_MANY_REQUESTS');
     expect((await send(flood.token, id, 'm0', keys[0])).status).toBe(200);
     // A refused send takes no seq: still gapless.
     expect(await seqsOf(id)).toEqual(Array.from({ length: LIMIT }, (_, i) => i + 1));
