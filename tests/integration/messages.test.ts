@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messagesAfter } from '../../server/messages/repo.js';
 import { callerFor, failure, httpClient } from '../helpers/callers.js';
 import { startSecondInstance, startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
@@ -224,6 +225,8 @@ describe('reading', () => {
     expect((await caller.messages.list({ conversationId: id, after: 2, before: 5, limit: 100 })).messages.map((m) => m.seq)).toEqual([
       3, 4,
     ]);
+    // The catch-up seam the live channel replays a gap from.
+    expect((await messagesAfter(server.deps.db, id, 5)).map((m) => m.seq)).toEqual([6, 7]);
     const bad = await get(fresh.token, `/conversations/${id}/messages?limit=101`);
     expect(bad.status).toBe(400);
     expect(bad.body.data.fieldErrors.limit).toEqual(['limit must be a whole number from 1 to 100']);
