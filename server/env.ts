@@ -77,6 +77,7 @@ const envSchema = z
     RATE_LIMIT_FORMS_EMAIL: rateLimit('5/1h'),
     RATE_LIMIT_VISITS_IP: rateLimit('300/15m'),
     RATE_LIMIT_CHECK_INS: rateLimit('10/1h'),
+    RATE_LIMIT_MESSAGES: rateLimit('30/1m'),
     RATE_LIMIT_REFRESH_SIGN_IN: rateLimit('10/15m'),
     RATE_LIMIT_REFRESH_IP: rateLimit('120/15m'),
     WS_UNAUTHENTICATED_CLOSE_MS: z.coerce
@@ -161,6 +162,8 @@ export interface RateLimits {
   visitsIp: Window;
   /** New check-ins per client (repeats of one clientRequestId are not counted). */
   checkIns: Window;
+  /** New messages per sender, client or dietitian (repeats of one clientMessageId are not counted). */
+  messages: Window;
   /** Renewals of one sign-in (a browser renews about once an hour, when its session token expires). */
   refreshSignIn: Window;
   refreshIp: Window;
@@ -209,6 +212,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       formsEmail: env.RATE_LIMIT_FORMS_EMAIL,
       visitsIp: env.RATE_LIMIT_VISITS_IP,
       checkIns: env.RATE_LIMIT_CHECK_INS,
+      messages: env.RATE_LIMIT_MESSAGES,
       refreshSignIn: env.RATE_LIMIT_REFRESH_SIGN_IN,
       refreshIp: env.RATE_LIMIT_REFRESH_IP,
     },

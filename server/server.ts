@@ -17,6 +17,7 @@ import { createMailer, type MailSink } from './mail/mailer.js';
 import { createMetrics } from './observability/metrics.js';
 import { registerServerMetrics } from './observability/server-metrics.js';
 import { startFollowUps } from './check-in/start.js';
+import { scheduleMessageNotices } from './messages/notify.js';
 import { createFeedPageCache, FEED_CHANGED_CHANNEL } from './feed/page-cache.js';
 import { createFeedBus } from './realtime/feed-bus.js';
 import { attachTrpcWebSocket } from './realtime/ws.js';
@@ -62,7 +63,9 @@ export async function createDeps(
     await syncCountries(dbHandle.db);
     if (config.seedDemo) await seedDemo({ db: dbHandle.db, logger });
     await feedBus.start();
-    return startFollowUps({ config, dbHandle, logger, mailer, metrics, clock });
+    const followUps = await startFollowUps({ config, dbHandle, logger, mailer, metrics, clock });
+    await scheduleMessageNotices(followUps.jobs, { db: dbHandle.db, mailer, logger, config }, clock);
+    return followUps;
   });
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();

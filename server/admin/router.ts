@@ -4,6 +4,7 @@ import { bookingsRouter } from './bookings/router.js';
 import { clientsRouter } from './clients/router.js';
 import { dietPlansRouter } from './diet-plans/router.js';
 import { followUpsRouter } from './follow-ups/router.js';
+import { messagesInboxRouter } from './messages/router.js';
 import { outboxRouter } from './outbox/router.js';
 import { overviewRouter } from './overview/router.js';
 import { reviewsRouter } from './reviews/router.js';
@@ -27,4 +28,5 @@ export const adminRouter = router({
   outbox: outboxRouter,
   audit: auditRouter,
   followUps: followUpsRouter,
+  messages: messagesInboxRouter,
 });

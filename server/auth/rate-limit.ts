@@ -38,7 +38,8 @@ export type LimitKind =
   | 'visit-ip'
   | 'refresh-sign-in'
   | 'refresh-ip'
-  | 'check-in-client';
+  | 'check-in-client'
+  | 'message-sender';
 
 export const bucket = {
   signInAccount: (email: string) => `signin:acct:${email.toLowerCase()}`,
@@ -52,6 +53,7 @@ export const bucket = {
   refreshSignIn: (familyId: string) => `refresh:family:${familyId}`,
   refreshIp: (ip: string) => `refresh:ip:${ip}`,
   checkInClient: (clientId: number) => `check-in:client:${clientId}`,
+  messageSender: (userId: number) => `message:sender:${userId}`,
 };
 
 export type KindedLimit = Limit & { kind: LimitKind };

@@ -5,6 +5,7 @@ import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
 import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
+import { messagesRouter } from '../messages/router.js';
 import { ratingRouter, testimonialsRouter } from '../rating/router.js';
 import { subscriptionRouter } from '../subscription/router.js';
 import { supportRouter } from '../support/router.js';
@@ -31,6 +32,7 @@ export const appRouter = router({
   admin: adminRouter,
   testimonials: testimonialsRouter,
   checkIn: checkInRouter,
+  messages: messagesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -43,6 +43,7 @@ describe('the admin role guard', () => {
       'clients',
       'dietPlans',
       'followUps',
+      'messages',
       'outbox',
       'overview',
       'reviews',

@@ -48,6 +48,7 @@ describe('configuration defaults', () => {
         formsEmail: { max: 5, windowMs: 3_600_000 },
         visitsIp: { max: 300, windowMs: 900_000 },
         checkIns: { max: 10, windowMs: 3_600_000 },
+        messages: { max: 30, windowMs: 60_000 },
         refreshSignIn: { max: 10, windowMs: 900_000 },
         refreshIp: { max: 120, windowMs: 900_000 },
       },
@@ -127,6 +128,7 @@ describe('configuration defaults', () => {
         formsEmail: { max: 5, windowMs: 3_600_000 },
         visitsIp: { max: 300, windowMs: 900_000 },
         checkIns: { max: 10, windowMs: 3_600_000 },
+        messages: { max: 30, windowMs: 60_000 },
       },
     });
   });

@@ -145,6 +145,24 @@ const expectedColumns = {
   subscription_pauses: ['id', 'subscription_id', 'paused_from', 'resumed_on', 'reason', 'paused_by', 'resumed_by', 'created_at'],
   follow_up_reminders: ['id', 'client_id', 'kind', 'due_date', 'outbox_id', 'created_at'],
   job_queue: ['id', 'name', 'data', 'singleton_key', 'state', 'attempts', 'run_after', 'locked_until', 'last_error', 'created_at'],
+  conversations: [
+    'id',
+    'client_id',
+    'primary_dietitian_id',
+    'last_seq',
+    'last_message_at',
+    'last_sender_role',
+    'auto_replied_until',
+    'client_notified_at',
+    'client_notified_seq',
+    'team_notified_at',
+    'team_notified_seq',
+    'created_at',
+  ],
+  messages: ['id', 'conversation_id', 'seq', 'sender_id', 'sender_role', 'client_message_id', 'text', 'sent_at', 'search'],
+  conversation_reads: ['conversation_id', 'user_id', 'last_read_seq', 'read_at'],
+  saved_replies: ['id', 'title', 'body', 'created_by', 'created_at', 'updated_at'],
+  message_settings: ['id', 'office_days', 'office_opens', 'office_closes', 'updated_by', 'updated_at'],
 } as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
 
 /** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */

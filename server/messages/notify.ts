@@ -1,0 +1,191 @@
+import type { Kysely } from 'kysely';
+import { publicBaseUrl } from '../auth/service.js';
+import { fullNameOf } from '../auth/session.js';
+import { BRAND } from '../brand.js';
+import type { Db } from '../db/index.js';
+import type { Database } from '../db/schema.js';
+import type { Config } from '../env.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Logger } from '../logger.js';
+import { composeMail } from '../mail/compose.js';
+import { type Mail, type Mailer, type RecordedMail, recordMail } from '../mail/mailer.js';
+import * as repo from './repo.js';
+
+/**
+ * The one place that decides who hears of an unread message, and how
+ * (issue 23, decision 113). A message still unread after NOTICE_AFTER_MS
+ * tells its recipient once: the client, or the care team (the primary
+ * dietitian, else every dietitian); at most one notice per conversation and
+ * side per NOTICE_GAP_MS, none if it was read meanwhile. Each notice is
+ * decided under the conversation's row lock and recorded on the conversation
+ * (`*_notified_at`, `*_notified_seq`) in the transaction that writes its
+ * mail to the outbox, so however many instances sweep, and whatever restarts
+ * between writing and sending (the outbox lease's sweep sends it), each goes
+ * out exactly once. Channels are the ways a notice travels: e-mail now; the
+ * PWA issue adds web push as a second channel here, with the same decision.
+ * A notice names the sender and links to the conversation; it never holds
+ * the message's text (health data stays in the app).
+ */
+export const MESSAGE_NOTICE_JOB = 'message-notices';
+export const NOTICE_AFTER_MS = 10 * 60_000;
+export const NOTICE_GAP_MS = 60 * 60_000;
+/** Messages older than this are not noticed any more (a sweep that missed a day does not mail about last week). */
+export const NOTICE_LOOKBACK_MS = 24 * 60 * 60_000;
+export const NOTICE_SWEEP_MINUTES = 1;
+
+export type NoticeDeps = {
+  db: Kysely<Database>;
+  mailer: Mailer;
+  logger: Logger;
+  config: Config;
+};
+
+export type NoticeSide = 'client' | 'team';
+export type Recipient = { userId: number; email: string; firstName: string };
+/** A decided notice: who is told, about which conversation, from whom. Ids and names only. */
+export type Notice = {
+  conversationId: number;
+  side: NoticeSide;
+  seq: number;
+  senderName: string;
+  recipients: Recipient[];
+  /** The path of the conversation in the app (the client's Messages, or the console's inbox). */
+  path: string;
+};
+
+/** A way a notice travels. `record` runs in the deciding transaction; what it returns runs once that commits. */
+export type NoticeChannel = {
+  name: string;
+  record(trx: Db, notice: Notice, baseUrl: string): Promise<() => void>;
+};
+
+/** E-mail through the outbox: one mail per recipient, written with the decision, delivered after commit. */
+export function emailChannel(mailer: Mailer): NoticeChannel {
+  return {
+    name: 'email',
+    async record(trx, notice, baseUrl) {
+      const recorded: { mail: Mail; at: RecordedMail }[] = [];
+      for (const r of notice.recipients) {
+        const mail = messageWaitingMail({
+          to: r.email,
+          firstName: r.firstName,
+          senderName: notice.senderName,
+          link: `${baseUrl}${notice.path}`,
+        });
+        recorded.push({ mail, at: await recordMail(trx, mail) });
+      }
+      return () => {
+        for (const r of recorded) mailer.deliverRecorded(r.at, r.mail);
+      };
+    },
+  };
+}
+
+export function messageWaitingMail(opts: { to: string; firstName: string; senderName: string; link: string }): Mail {
+  return composeMail({
+    to: opts.to,
+    subject: `New message from ${opts.senderName}`,
+    greetingName: opts.firstName,
+    blocks: [
+      `${opts.senderName} sent you a message in ${BRAND.name}. To keep your health details private, it is not in this e-mail: open the conversation to read it and reply.`,
+      { button: { label: 'Open the conversation', href: opts.link } },
+    ],
+  });
+}
+
+type Locked = NonNullable<Awaited<ReturnType<typeof repo.lockConversation>>>;
+type Decision = { notice: Notice } | { settled: number } | null;
+
+/** What one side of a locked conversation is owed now: a notice, a settled mark (read meanwhile), or nothing yet. */
+async function decide(trx: Db, c: Locked, side: NoticeSide, now: Date): Promise<Decision> {
+  const from = side === 'team' ? 'client' : 'dietitian';
+  const notifiedSeq = side === 'team' ? c.team_notified_seq : c.client_notified_seq;
+  const notifiedAt = side === 'team' ? c.team_notified_at : c.client_notified_at;
+  const waiting = await repo.oldestWaiting(trx, c.id, from, notifiedSeq, new Date(now.getTime() - NOTICE_AFTER_MS));
+  if (!waiting) return null;
+  const marks = await repo.readMarks(trx, c.id, c.client_id);
+  const readUpTo = side === 'team' ? marks.teamSeq : marks.clientSeq;
+  if (readUpTo >= waiting.seq) return { settled: waiting.seq };
+  if (notifiedAt && now.getTime() - notifiedAt.getTime() < NOTICE_GAP_MS) return null;
+  const senderName =
+    waiting.sender_first === null
+      ? `${BRAND.name} care team`
+      : fullNameOf({ first_name: waiting.sender_first, last_name: waiting.sender_last ?? '' });
+  let recipients: Recipient[];
+  if (side === 'client') {
+    const client = await trx
+      .selectFrom('users')
+      .select(['id', 'email', 'first_name', 'is_active'])
+      .where('id', '=', c.client_id)
+      .executeTakeFirst();
+    recipients = client?.is_active ? [{ userId: client.id, email: client.email, firstName: client.first_name }] : [];
+  } else {
+    const team = await repo.activeDietitians(trx);
+    const primary = team.find((d) => d.id === c.primary_dietitian_id);
+    recipients = (primary ? [primary] : team).map((d) => ({ userId: d.id, email: d.email, firstName: d.first_name }));
+  }
+  if (recipients.length === 0) return { settled: waiting.seq };
+  return {
+    notice: {
+      conversationId: c.id,
+      side,
+      seq: waiting.seq,
+      senderName,
+      recipients,
+      path: side === 'client' ? '/dashboard/messages' : `/admin/messages?conversation=${c.id}`,
+    },
+  };
+}
+
+/**
+ * Decides and records every notice owed at `now`, on whichever instance runs
+ * it; returns the notices this call sent. Safe to run anywhere, any number of times.
+ */
+export async function sendMessageNotices(
+  deps: NoticeDeps,
+  now: Date,
+  channels: NoticeChannel[] = [emailChannel(deps.mailer)],
+): Promise<Notice[]> {
+  const baseUrl = publicBaseUrl(deps);
+  const candidates = await repo.conversationsOwedNotice(
+    deps.db,
+    new Date(now.getTime() - NOTICE_AFTER_MS),
+    new Date(now.getTime() - NOTICE_LOOKBACK_MS),
+  );
+  const sent: Notice[] = [];
+  for (const { id } of candidates) {
+    const afterCommit: (() => void)[] = [];
+    const notices = await deps.db.transaction().execute(async (trx) => {
+      const c = await repo.lockConversation(trx, id);
+      if (!c) return [];
+      const decided: Notice[] = [];
+      for (const side of ['team', 'client'] as const) {
+        const d = await decide(trx, c, side, now);
+        if (!d) continue;
+        if ('settled' in d) {
+          await repo.settleNotice(trx, c.id, side, d.settled);
+          continue;
+        }
+        await repo.recordNotice(trx, c.id, side, d.notice.seq, now);
+        for (const channel of channels) afterCommit.push(await channel.record(trx, d.notice, baseUrl));
+        decided.push(d.notice);
+      }
+      return decided;
+    });
+    for (const run of afterCommit) run();
+    sent.push(...notices);
+  }
+  if (sent.length > 0) deps.logger.info(`message notices sent: ${sent.length}`);
+  return sent;
+}
+
+/** The sweep on the job queue, every minute on whichever instance takes it. */
+export function scheduleMessageNotices(queue: JobQueue, deps: NoticeDeps, clock: () => Date) {
+  return queue.define(
+    MESSAGE_NOTICE_JOB,
+    async () => {
+      await sendMessageNotices(deps, clock());
+    },
+    { everyMinutes: NOTICE_SWEEP_MINUTES },
+  );
+}

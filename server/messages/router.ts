@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { clientProcedure, router } from '../trpc/init.js';
+import { exportConversation } from './export.js';
+import {
+  conversationIdInput,
+  conversationList,
+  listConversationsInput,
+  listMessagesInput,
+  markReadInput,
+  messagePage,
+  readState,
+  sendMessageInput,
+  sentMessage,
+  unreadCount,
+} from './schema.js';
+import * as service from './service.js';
+
+/**
+ * Messages between a client and the care team (issue 23), for clients and
+ * dietitians alike: a client reaches only their own conversation. The
+ * console's inbox, side panel and settings are admin.messages. Live delivery
+ * rides the realtime channel, fed by the `messages` NOTIFY (events.ts).
+ */
+export const messagesRouter = router({
+  conversations: clientProcedure
+    .input(listConversationsInput)
+    .output(conversationList)
+    .query(({ ctx, input }) => service.listConversations(ctx.deps.db, ctx.user, input)),
+  list: clientProcedure
+    .input(listMessagesInput)
+    .output(messagePage)
+    .query(({ ctx, input }) => service.listMessages(ctx.deps.db, ctx.user, input)),
+  send: clientProcedure
+    .input(sendMessageInput)
+    .output(sentMessage)
+    .mutation(({ ctx, input }) => service.sendMessage(ctx.deps, ctx.user, input, ctx.deps.clock())),
+  read: clientProcedure
+    .input(markReadInput)
+    .output(readState)
+    .mutation(({ ctx, input }) => service.markRead(ctx.deps.db, ctx.user, input, ctx.deps.clock())),
+  /** The navigation badge. */
+  unread: clientProcedure
+    .input(z.void())
+    .output(unreadCount)
+    .query(({ ctx }) => service.unreadCount(ctx.deps.db, ctx.user)),
+  /** "Download conversation": the whole conversation as a text file. */
+  export: clientProcedure
+    .input(conversationIdInput)
+    .output(z.object({ filename: z.string(), contentType: z.string(), text: z.string() }))
+    .query(({ ctx, input }) => exportConversation(ctx.deps.db, ctx.user, input.conversationId, ctx.deps.clock())),
+});

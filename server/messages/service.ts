@@ -1,0 +1,280 @@
+import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit/record.js';
+import { bucket, type KindedLimit, lockBuckets, recordSlots, secondsUntilAllowed, tooManyRequests } from '../auth/rate-limit.js';
+import { ROLE } from '../auth/roles.js';
+import { fullNameOf, type SessionUser } from '../auth/session.js';
+import { BRAND } from '../brand.js';
+import type { Db } from '../db/index.js';
+import { insertOnce } from '../db/idempotent.js';
+import type { Database, MessageSenderRole } from '../db/schema.js';
+import type { RateLimits } from '../env.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { officeHoursOf } from './console.js';
+import { publishMessageSignal } from './events.js';
+import { awayReply, nextOpening } from './office-hours.js';
+import * as repo from './repo.js';
+import {
+  CONVERSATION_MISSING,
+  type ConversationSummary,
+  type ListMessagesInput,
+  type Message,
+  type OfficeHours,
+  type SendMessageInput,
+  type SentMessage,
+} from './schema.js';
+
+export type MessageDeps = { db: Kysely<Database>; config: { rateLimits: Pick<RateLimits, 'messages'> } };
+
+/** Who an automatic reply is from. */
+export const CARE_TEAM_NAME = `${BRAND.name} care team`;
+const NOT_YOURS = 'You can only read and write your own conversation.';
+const CLIENT_DEACTIVATED = 'This client’s account is deactivated: no new messages can be sent in this conversation.';
+/** Until the attachments side is merged (decision 113): a message is text only. */
+export const ATTACHMENTS_NOT_YET = 'Attachments cannot be sent yet: send the message without attachmentIds.';
+
+const isDietitian = (actor: SessionUser) => actor.role === ROLE.admin;
+const roleOf = (actor: SessionUser): MessageSenderRole => (isDietitian(actor) ? 'dietitian' : 'client');
+
+export function toMessage(r: repo.MessageRow): Message {
+  const system = r.sender_role === 'system';
+  return {
+    id: r.id,
+    seq: r.seq,
+    conversationId: r.conversation_id,
+    clientMessageId: r.client_message_id,
+    sender: {
+      id: system ? null : r.sender_id,
+      name: system
+        ? CARE_TEAM_NAME
+        : r.sender_first === null
+          ? 'A former member of the team'
+          : fullNameOf({ first_name: r.sender_first, last_name: r.sender_last ?? '' }),
+      role: r.sender_role,
+    },
+    text: r.text,
+    attachments: [],
+    sentAt: r.sent_at,
+  };
+}
+
+/**
+ * The conversation a viewer may open: any for a dietitian; for a client only
+ * their own (403 for another client's). 404 when there is no such conversation.
+ */
+export async function conversationFor(db: Db, actor: SessionUser, conversationId: number) {
+  const conversation = await repo.findConversation(db, conversationId);
+  if (!conversation) throw notFound(CONVERSATION_MISSING, { conversationId: [CONVERSATION_MISSING] });
+  if (!isDietitian(actor) && conversation.client_id !== actor.id) throw forbidden(NOT_YOURS);
+  return conversation;
+}
+
+/** The client's one conversation with the care team, made on first use. */
+export async function ownConversation(db: Db, actor: SessionUser) {
+  if (isDietitian(actor)) throw badRequest('Dietitians open a client’s conversation by its id.');
+  return repo.ensureConversation(db, actor.id);
+}
+
+/** New messages per sender, whoever sends them: a flood from one account stops at the server. */
+function messageLimit(limits: Pick<RateLimits, 'messages'>, senderId: number): KindedLimit {
+  return { kind: 'message-sender', bucket: bucket.messageSender(senderId), ...limits.messages };
+}
+
+/** Rolls the transaction back when a key turned out to be used after all (the seq it took must not leave a gap). */
+class RepeatedSend {
+  constructor(readonly row: repo.MessageRow) {}
+}
+
+/**
+ * Sends a message. The sender's rate-limit lock is taken first, then the
+ * conversation's row lock; the seq comes from the row's counter under that
+ * lock, so seqs are gapless and in commit order across instances. A repeat of
+ * a clientMessageId returns the first message (never a second one), and is
+ * not counted against the limit. The `messages` channel hears of it on commit.
+ */
+export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: SendMessageInput, now: Date) {
+  if (input.attachmentIds && input.attachmentIds.length > 0) {
+    throw badRequest(ATTACHMENTS_NOT_YET, { attachmentIds: [ATTACHMENTS_NOT_YET] });
+  }
+  const conversation = await conversationFor(deps.db, actor, input.conversationId);
+  const key = input.clientMessageId;
+  const repeatOf = (row: repo.MessageRow) => {
+    if (row.conversation_id !== conversation.id) {
+      throw conflict('This clientMessageId was already used for a message in another conversation. Make a new one for each message.');
+    }
+    return { ...toMessage(row), repeated: true } satisfies SentMessage;
+  };
+  const first = await repo.findMessageByKey(deps.db, actor.id, key);
+  if (first) return repeatOf(first);
+
+  const limit = messageLimit(deps.config.rateLimits, actor.id);
+  const role = roleOf(actor);
+  const hours = role === 'client' ? await officeHoursOf(deps.db) : null;
+  try {
+    const row = await deps.db.transaction().execute(async (trx) => {
+      await lockBuckets(trx, [limit]);
+      // A repeat racing its first waited on the sender's lock: the first has committed now.
+      const raced = await repo.findMessageByKey(trx, actor.id, key);
+      if (raced) throw new RepeatedSend(raced);
+      const wait = await secondsUntilAllowed(trx, limit, now);
+      if (wait > 0) throw tooManyRequests('messages sent in a short time', wait, [limit.kind]);
+      const locked = await repo.lockConversation(trx, conversation.id);
+      if (!locked) throw notFound(CONVERSATION_MISSING, { conversationId: [CONVERSATION_MISSING] });
+      if (!locked.client_active) throw forbidden(CLIENT_DEACTIVATED);
+      const { last_seq: seq } = await repo.takeSeq(trx, conversation.id, now, role);
+      const once = await insertOnce({
+        insert: () =>
+          repo.insertMessage(trx, {
+            conversation_id: conversation.id,
+            seq,
+            sender_id: actor.id,
+            sender_role: role,
+            client_message_id: key,
+            text: input.text,
+            sent_at: now,
+          }),
+        existing: () => repo.findMessageByKey(trx, actor.id, key),
+      });
+      if (!once.created) throw new RepeatedSend(once.row);
+      await recordSlots(trx, [limit], now);
+      // The sender has read everything up to their own message.
+      await repo.markRead(trx, conversation.id, actor.id, seq, now);
+      await publishMessageSignal(trx, { kind: 'message', conversationId: conversation.id, seq });
+      if (role === 'client') await autoReplyIfClosed(trx, locked, hours, now);
+      return once.row;
+    });
+    return { ...toMessage(row), repeated: false } satisfies SentMessage;
+  } catch (err) {
+    if (err instanceof RepeatedSend) return repeatOf(err.row);
+    throw err;
+  }
+}
+
+/**
+ * A client who writes while the office is closed hears, once per closed
+ * period, when to expect an answer. Runs under the conversation's lock, right
+ * after the client's message, so it takes the next seq.
+ */
+async function autoReplyIfClosed(
+  trx: Db,
+  conversation: { id: number; auto_replied_until: Date | null },
+  hours: OfficeHours | null,
+  now: Date,
+) {
+  const opensAt = nextOpening(hours, now);
+  if (!opensAt) return;
+  if (conversation.auto_replied_until && conversation.auto_replied_until.getTime() >= opensAt.getTime()) return;
+  const { last_seq: seq } = await repo.takeSeq(trx, conversation.id, now, 'client');
+  await repo.insertMessage(trx, {
+    conversation_id: conversation.id,
+    seq,
+    sender_id: null,
+    sender_role: 'system',
+    client_message_id: null,
+    text: awayReply(opensAt),
+    sent_at: now,
+  });
+  await repo.setAutoRepliedUntil(trx, conversation.id, opensAt);
+  await publishMessageSignal(trx, { kind: 'message', conversationId: conversation.id, seq });
+}
+
+/**
+ * A page of a conversation, ascending by seq, with how far each side has
+ * read. A dietitian reading a client's messages is recorded in the audit log
+ * (health data access), except for catching up (`after`) on what is open.
+ */
+export async function listMessages(db: Db, actor: SessionUser, input: ListMessagesInput) {
+  const conversation = await conversationFor(db, actor, input.conversationId);
+  const [rows, marks] = await Promise.all([
+    repo.listMessages(db, conversation.id, input),
+    repo.readMarks(db, conversation.id, conversation.client_id),
+  ]);
+  if (isDietitian(actor) && input.after === undefined) {
+    await recordAudit(db, actor, {
+      action: 'conversation.opened',
+      entity: 'conversation',
+      entityId: conversation.id,
+      summary: `Opened the conversation with ${fullNameOf({ first_name: conversation.client_first, last_name: conversation.client_last })}`,
+      details: { clientId: conversation.client_id, before: input.before ?? null },
+    });
+  }
+  const viewerIsClient = !isDietitian(actor);
+  return {
+    conversationId: conversation.id,
+    messages: rows.map(toMessage),
+    lastSeq: conversation.last_seq,
+    seenSeq: viewerIsClient ? marks.teamSeq : marks.clientSeq,
+    readSeq: viewerIsClient ? marks.clientSeq : await repo.readSeqOf(db, conversation.id, actor.id),
+  };
+}
+
+/** The viewer has read up to `seq` (at most the last message); the other side's "Seen" follows. */
+export async function markRead(db: Kysely<Database>, actor: SessionUser, input: { conversationId: number; seq: number }, now: Date) {
+  const conversation = await conversationFor(db, actor, input.conversationId);
+  const seq = Math.min(input.seq, conversation.last_seq);
+  const lastReadSeq = await db.transaction().execute(async (trx) => {
+    const before = await repo.readSeqOf(trx, conversation.id, actor.id);
+    const recorded = await repo.markRead(trx, conversation.id, actor.id, seq, now);
+    if (recorded > before)
+      await publishMessageSignal(trx, { kind: 'read', conversationId: conversation.id, userId: actor.id, seq: recorded });
+    return recorded;
+  });
+  return {
+    conversationId: conversation.id,
+    lastReadSeq,
+    unread: await repo.unreadIn(db, conversation.id, !isDietitian(actor), lastReadSeq),
+  };
+}
+
+type SummaryRow = Awaited<ReturnType<typeof repo.pageConversations>>['rows'][number];
+
+/** Conversation rows as a viewer sees them, with their last messages and seen marks. */
+export async function summarize(db: Db, actor: SessionUser, rows: SummaryRow[]): Promise<ConversationSummary[]> {
+  const [last, marks] = await Promise.all([repo.lastMessages(db, rows), repo.readMarksOf(db, rows)]);
+  const lastById = new Map(last.map((m) => [m.conversation_id, m]));
+  const marksById = new Map(marks.map((m) => [m.conversation_id, m]));
+  const viewerIsClient = !isDietitian(actor);
+  return rows.map((r) => {
+    const m = lastById.get(r.id);
+    const mark = marksById.get(r.id);
+    return {
+      id: r.id,
+      client: { id: r.client_id, name: fullNameOf({ first_name: r.client_first, last_name: r.client_last }), active: r.client_active },
+      primaryDietitian:
+        r.primary_dietitian_id === null || r.primary_first === null
+          ? null
+          : { id: r.primary_dietitian_id, name: fullNameOf({ first_name: r.primary_first, last_name: r.primary_last ?? '' }) },
+      lastSeq: r.last_seq,
+      unread: r.unread,
+      seenSeq: Number((viewerIsClient ? mark?.team_seq : mark?.client_seq) ?? 0),
+      lastMessage: m ? { seq: m.seq, text: m.text, senderRole: m.sender_role, sentAt: m.sent_at } : null,
+      waitingForUs: r.last_sender_role === 'client',
+    };
+  });
+}
+
+/**
+ * A client's list holds their one conversation (made if needed); a dietitian's
+ * holds every conversation, newest first. Both with the viewer's unread counts.
+ */
+export async function listConversations(db: Db, actor: SessionUser, input: { page: number; pageSize: number }) {
+  const viewerIsClient = !isDietitian(actor);
+  if (viewerIsClient) await repo.ensureConversation(db, actor.id);
+  const filter = viewerIsClient ? { clientId: actor.id } : {};
+  const [page, unread] = await Promise.all([
+    repo.pageConversations(db, actor.id, viewerIsClient, filter, input),
+    repo.totalUnread(db, actor.id, viewerIsClient, viewerIsClient ? actor.id : undefined),
+  ]);
+  return {
+    items: await summarize(db, actor, page.rows),
+    total: page.total,
+    page: input.page,
+    pageSize: input.pageSize,
+    totalUnread: unread.totalUnread,
+  };
+}
+
+/** The navigation badge: unread messages over the viewer's conversations. */
+export function unreadCount(db: Db, actor: SessionUser) {
+  const viewerIsClient = !isDietitian(actor);
+  return repo.totalUnread(db, actor.id, viewerIsClient, viewerIsClient ? actor.id : undefined);
+}
