@@ -35,6 +35,23 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
+/** The next check-in in words: due, overdue, upcoming, paused, or none while the client has no subscription. */
+function nextCheckInText(next: Panel['nextCheckIn']): string {
+  const day = next.dueDate ? formatDay(next.dueDate) : null;
+  switch (next.state) {
+    case 'overdue':
+      return `Next check-in overdue since ${day}`;
+    case 'due':
+      return `Next check-in due today (${day})`;
+    case 'upcoming':
+      return `Next check-in on ${day}`;
+    case 'paused':
+      return 'Check-ins paused';
+    default:
+      return 'No check-ins scheduled (no active subscription)';
+  }
+}
+
 function PanelBody({ panel }: { panel: Panel }) {
   const { conversation, latestCheckIn, nextCheckIn, weights, activePlan, subscription } = panel;
   const first = weights[0];
@@ -61,7 +78,7 @@ function PanelBody({ panel }: { panel: Panel }) {
         ) : (
           <p className="text-slate-600">No check-in yet</p>
         )}
-        <p className="mt-1 text-slate-600">Next: {nextCheckIn.dueDate ? formatDay(nextCheckIn.dueDate) : nextCheckIn.state}</p>
+        <p className="mt-1 text-slate-600">{nextCheckInText(nextCheckIn)}</p>
       </Section>
       <Section title="Weight">
         {last ? (

@@ -172,7 +172,10 @@ function OpenConversation({ conversationId }: { conversationId: number }) {
   const [insert, setInsert] = useState<{ text: string; nonce: number } | null>(null);
   const panel = useQuery(trpc.admin.messages.panel.queryOptions({ conversationId }));
   const conversation = useConversation(conversationId, viewerId, {
-    onRead: () => void queryClient.invalidateQueries({ queryKey: trpc.admin.messages.inbox.queryKey() }),
+    onRead: () => {
+      void queryClient.invalidateQueries({ queryKey: trpc.admin.messages.inbox.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.messages.unread.queryKey() });
+    },
   });
   const client = panel.data?.conversation.client;
   return (
