@@ -63,6 +63,7 @@ export function AppShell<L extends ShellLink>({
   userName,
   onSignOut,
   contentWidth,
+  badges,
   children,
 }: {
   area: string;
@@ -77,6 +78,8 @@ export function AppShell<L extends ShellLink>({
   onSignOut: () => void;
   /** One content width for every page of the area, so titles never jump between pages. */
   contentWidth: string;
+  /** Counts shown on links (unread messages, open invoices), by the link's href; 0 or none shows nothing. */
+  badges?: Readonly<Record<string, number | undefined>>;
   children: ReactNode;
 }) {
   const [location] = useLocation();
@@ -147,17 +150,33 @@ export function AppShell<L extends ShellLink>({
           <ul className="flex flex-col gap-1 p-2">
             {links.map((link) => {
               const current = isCurrent(link, location);
+              const count = badges?.[link.href] ?? 0;
+              const label = count > 0 ? `${link.title}, ${count} new` : link.title;
               const item = (
                 <Link
                   href={link.href}
                   aria-current={current ? 'page' : undefined}
-                  aria-label={open ? undefined : link.title}
+                  aria-label={open && count === 0 ? undefined : label}
                   className={`flex h-11 items-center gap-3 rounded-lg px-2.5 text-[15px] font-medium whitespace-nowrap md:px-3 ${
                     current ? 'bg-brand-100 font-semibold text-brand-900' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
                   }`}
                 >
-                  <link.Icon className={`h-5 w-5 shrink-0 ${current ? 'text-brand-700' : 'text-slate-500'}`} aria-hidden="true" />
+                  <span className="relative shrink-0">
+                    <link.Icon className={`h-5 w-5 ${current ? 'text-brand-700' : 'text-slate-500'}`} aria-hidden="true" />
+                    {count > 0 && !open && (
+                      <span className="absolute -top-1 -right-1 h-2.5 w-2.5 rounded-full bg-red-600 ring-2 ring-white" aria-hidden="true" />
+                    )}
+                  </span>
                   {open && <span>{link.title}</span>}
+                  {open && count > 0 && (
+                    <span
+                      className="ml-auto min-w-6 rounded-full bg-red-600 px-1.5 text-center text-xs leading-5 font-bold text-white"
+                      aria-hidden="true"
+                      data-testid={`badge-${link.href.replace(/\W+/g, '') || 'home'}`}
+                    >
+                      {count > 99 ? '99+' : count}
+                    </span>
+                  )}
                 </Link>
               );
               return (
@@ -173,7 +192,7 @@ export function AppShell<L extends ShellLink>({
                           sideOffset={8}
                           className="z-[1200] rounded-md bg-slate-900 px-2 py-1 text-sm text-white shadow"
                         >
-                          {link.title}
+                          {label}
                         </Tooltip.Content>
                       </Tooltip.Portal>
                     </Tooltip.Root>

@@ -15,6 +15,8 @@ import { DietPlanPage } from './diet-plans/DietPlanPage';
 import { DietPlansPage } from './diet-plans/DietPlansPage';
 import { FeedAdminPage } from './feed/FeedAdminPage';
 import { FollowUpsPage } from './follow-ups/FollowUpsPage';
+import { MessageSettingsPage } from './messages/MessageSettingsPage';
+import { MessagesInboxPage } from './messages/MessagesInboxPage';
 import { OutboxPage } from './outbox/OutboxPage';
 import { OverviewPage } from './overview/OverviewPage';
 import { ReviewsPage } from './reviews/ReviewsPage';
@@ -64,6 +66,9 @@ function Console() {
         <Route path="/clients/:id/edit" component={EditClientPage} />
         <Route path="/clients/:id" component={ClientPage} />
         <Route path="/follow-ups" component={FollowUpsPage} />
+        <Route path="/messages" component={MessagesInboxPage} />
+        <Route path="/messages/settings" component={MessageSettingsPage} />
+        <Route path="/messages/:id" component={MessagesInboxPage} />
         <Route path="/feed" component={FeedAdminPage} />
         <Route path="/diet-plans" component={DietPlansPage} />
         <Route path="/diet-plans/new" component={DietPlanEditorPage} />

@@ -1,11 +1,15 @@
 import { ShieldCheck } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
+import { useTRPC } from '../../lib/trpc';
 import { ADMIN_LINKS, isCurrent } from './nav';
 
 /** The console's frame: the dashboard's, with the console's links and badge. */
 export function AdminShell({ name, onSignOut, children }: { name: string; onSignOut: () => void; children: ReactNode }) {
+  const trpc = useTRPC();
+  const unread = useQuery(trpc.messages.unread.queryOptions());
   return (
     <AppShell
       area="admin"
@@ -25,6 +29,7 @@ export function AdminShell({ name, onSignOut, children }: { name: string; onSign
       userName={name}
       onSignOut={onSignOut}
       contentWidth="max-w-6xl"
+      badges={{ '/messages': unread.data?.totalUnread }}
     >
       {children}
     </AppShell>

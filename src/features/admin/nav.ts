@@ -7,6 +7,7 @@ import {
   LayoutDashboard,
   LifeBuoy,
   Mail,
+  MessageCircle,
   Newspaper,
   Star,
   Users,
@@ -16,6 +17,7 @@ import type { ShellLink } from '../../components/shell/AppShell';
 /** The console's drawer, relative to /admin. */
 export const ADMIN_LINKS: ShellLink[] = [
   { title: 'Overview', href: '/', Icon: LayoutDashboard },
+  { title: 'Messages', href: '/messages', Icon: MessageCircle },
   { title: 'Clients', href: '/clients', Icon: Users },
   { title: 'Follow-ups', href: '/follow-ups', Icon: ClipboardCheck },
   { title: 'Feed', href: '/feed', Icon: Newspaper },

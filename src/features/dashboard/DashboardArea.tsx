@@ -9,6 +9,7 @@ import { CheckInPage } from './check-in/CheckInPage';
 import { DashboardShell } from './DashboardShell';
 import { DietPlansPage } from './diet-plans/DietPlansPage';
 import { FeedsPage } from './feeds/FeedsPage';
+import { MessagesPage } from './messages/MessagesPage';
 import { WriteReviewPage } from './review/WriteReviewPage';
 import { ProfilePage } from './profile/ProfilePage';
 import { ActiveSubscriptionPage } from './subscription/ActiveSubscriptionPage';
@@ -42,6 +43,7 @@ function SignedInDashboard() {
           <Redirect to="/feeds" replace />
         </Route>
         <Route path="/feeds" component={FeedsPage} />
+        <Route path="/messages" component={MessagesPage} />
         <Route path="/write-review" component={WriteReviewPage} />
         <Route path="/check-bmi" component={CheckBmiPage} />
         <Route path="/diet-plan" component={DietPlansPage} />

@@ -1,6 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
+import { useTRPC } from '../../lib/trpc';
 import { useSessionInfo } from '../../lib/use-session';
 import { useSignOut } from '../../lib/use-sign-out';
 import { DASHBOARD_LINKS, isCurrent } from './nav';
@@ -9,6 +11,8 @@ import { DASHBOARD_LINKS, isCurrent } from './nav';
 export function DashboardShell({ children }: { children: ReactNode }) {
   const info = useSessionInfo();
   const signOut = useSignOut();
+  const trpc = useTRPC();
+  const unread = useQuery(trpc.messages.unread.queryOptions());
   return (
     <AppShell
       area="dashboard"
@@ -25,6 +29,7 @@ export function DashboardShell({ children }: { children: ReactNode }) {
       userName={info?.fullName ?? ''}
       onSignOut={() => void signOut()}
       contentWidth="max-w-5xl"
+      badges={{ '/messages': unread.data?.totalUnread }}
     >
       {children}
     </AppShell>

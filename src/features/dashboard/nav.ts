@@ -1,4 +1,4 @@
-import { Activity, BookOpen, ClipboardCheck, CreditCard, FileText, Newspaper, Scale, Star, UserRound } from 'lucide-react';
+import { Activity, BookOpen, ClipboardCheck, CreditCard, FileText, MessageCircle, Newspaper, Scale, Star, UserRound } from 'lucide-react';
 import type { ShellLink } from '../../components/shell/AppShell';
 
 /** `also`: sub-pages that keep this link highlighted. */
@@ -7,6 +7,7 @@ export type DashboardLink = ShellLink & { also?: string[] };
 /** The drawer's links, in the spec's order, relative to /dashboard. */
 export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'Feeds', href: '/feeds', Icon: Newspaper },
+  { title: 'Messages', href: '/messages', Icon: MessageCircle },
   { title: 'My Diet Plans', href: '/diet-plan', Icon: FileText },
   { title: 'Update Weight', href: '/update-weight', Icon: Scale, also: ['/weight-history'] },
   { title: 'Check-in', href: '/check-in', Icon: ClipboardCheck },

@@ -1,0 +1,89 @@
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { withServerAndBrowser } from '../helpers/browser-suite.js';
+import { DESKTOP, PHONE } from '../helpers/browser.js';
+import { newClient } from '../helpers/fixtures.js';
+import { screenshot, signedInPage } from '../helpers/pages.js';
+import type { TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let browser: Browser;
+withServerAndBrowser((s, b) => {
+  server = s;
+  browser = b;
+});
+
+describe('messages between a client and the care team', () => {
+  it('a client at 375 px writes, a dietitian at 1440 px reads and answers in the inbox, and the client sees the answer and "Seen"', async () => {
+    const client = await newClient(server, { firstName: 'Meera', lastName: 'Iyer' });
+    const dietitian = await server.user({ role: 'admin', firstName: 'Kavya', lastName: 'Rao' });
+    const phone = await signedInPage(browser, server, client, { viewport: PHONE });
+    await phone.page.goto('/dashboard/messages');
+    await expect.poll(() => phone.page.getByTestId('chat-empty').isVisible(), { timeout: 15_000 }).toBe(true);
+
+    const box = phone.page.getByRole('textbox', { name: 'Message' });
+    await box.fill('नमस्ते! Can I have poha for breakfast? 🙏 See https://example.com/poha');
+    await phone.page.getByRole('button', { name: 'Send' }).click();
+    const mine = phone.page.getByTestId('chat-message').filter({ hasText: 'poha for breakfast' });
+    await expect.poll(() => mine.getAttribute('data-status'), { timeout: 10_000 }).toBe('sent');
+    expect(await box.inputValue()).toBe('');
+    const link = mine.getByRole('link', { name: 'https://example.com/poha' });
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    await screenshot(phone.page, 'messages-client-sent');
+
+    const desk = await signedInPage(browser, server, dietitian, { viewport: DESKTOP });
+    await desk.page.goto('/admin/messages');
+    const row = desk.page.getByTestId('inbox-row').filter({ hasText: 'Meera Iyer' });
+    await expect.poll(() => row.getAttribute('data-unread'), { timeout: 15_000 }).toBe('1');
+    await expect.poll(() => desk.page.getByRole('link', { name: /Messages, 1 new/ }).count()).toBe(1);
+    await row.click();
+    const incoming = desk.page.getByTestId('chat-message').filter({ hasText: 'poha for breakfast' });
+    await expect.poll(() => incoming.getAttribute('data-own'), { timeout: 10_000 }).toBe('false');
+    await expect.poll(() => desk.page.getByTestId('conversation-panel').textContent()).toContain('Meera Iyer');
+    await desk.page.getByRole('textbox', { name: 'Message' }).fill('Yes, with vegetables and peanuts. Keep it to one bowl.');
+    await desk.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const answer = desk.page.getByTestId('chat-message').filter({ hasText: 'one bowl' });
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 10_000 }).toBe('sent');
+    await screenshot(desk.page, 'messages-console');
+
+    // The client reads the answer; the dietitian's message then shows "Seen" once the console loads again.
+    await phone.page.reload();
+    const reply = phone.page.getByTestId('chat-message').filter({ hasText: 'one bowl' });
+    await expect.poll(() => reply.getAttribute('data-own'), { timeout: 15_000 }).toBe('false');
+    await expect.poll(() => phone.page.getByTestId('chat-message').filter({ hasText: 'poha' }).getAttribute('data-status')).toBe('seen');
+    await screenshot(phone.page, 'messages-client-answered');
+    await desk.page.reload();
+    await expect
+      .poll(() => desk.page.getByTestId('chat-message').filter({ hasText: 'one bowl' }).getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('seen');
+
+    expect(phone.errors).toEqual([]);
+    expect(desk.errors).toEqual([]);
+    await phone.context.close();
+    await desk.context.close();
+  });
+
+  it('a message written while the server cannot be reached stays "not sent", survives a reload, and is sent once when the connection returns', async () => {
+    const client = await newClient(server);
+    const phone = await signedInPage(browser, server, client, { viewport: PHONE });
+    await phone.page.goto('/dashboard/messages');
+    await expect.poll(() => phone.page.getByTestId('chat-empty').isVisible(), { timeout: 15_000 }).toBe(true);
+
+    await phone.page.route('**/trpc/messages.send**', (route) => route.abort('internetdisconnected'));
+    await phone.page.getByRole('textbox', { name: 'Message' }).fill('Written on the train');
+    await phone.page.getByRole('button', { name: 'Send' }).click();
+    const pending = phone.page.getByTestId('chat-pending').filter({ hasText: 'Written on the train' });
+    await expect.poll(() => pending.getAttribute('data-status'), { timeout: 10_000 }).toBe('failed');
+    expect(await pending.textContent()).toContain('Not sent');
+    phone.errors.length = 0; // the aborted request is logged by the browser
+
+    await phone.page.unroute('**/trpc/messages.send**');
+    await phone.page.reload();
+    const sent = phone.page.getByTestId('chat-message').filter({ hasText: 'Written on the train' });
+    await expect.poll(() => sent.count(), { timeout: 15_000 }).toBe(1);
+    expect(await phone.page.getByTestId('chat-pending').count()).toBe(0);
+    const stored = await server.deps.db.selectFrom('messages').select('id').where('text', '=', 'Written on the train').execute();
+    expect(stored).toHaveLength(1);
+    await phone.context.close();
+  });
+});
