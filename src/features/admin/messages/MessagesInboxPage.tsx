@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, MessageCircle, Search, Settings } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useParams } from 'wouter';
+import { Link, Redirect, useParams, useSearch } from 'wouter';
 import type { InboxFilter } from '../../../../server/messages/schema';
 import { INBOX_FILTERS } from '../../../../server/messages/schema';
 import { buttonClasses } from '../../../components/ui/Button';
@@ -31,6 +31,9 @@ const CHAT_HEIGHT_PHONE = 'h-[calc(100dvh-12.5rem)] min-h-80 lg:h-full';
 export function MessagesInboxPage() {
   const params = useParams<{ id?: string }>();
   const openId = params.id ? Number(params.id) : null;
+  // The unread-message mail links to /admin/messages?conversation=<id>.
+  const linked = new URLSearchParams(useSearch()).get('conversation');
+  if (!params.id && linked && /^\d+$/.test(linked)) return <Redirect to={`/messages/${linked}`} replace />;
   return (
     <Page
       title="Messages"
