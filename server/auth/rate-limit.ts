@@ -38,7 +38,9 @@ export type LimitKind =
   | 'visit-ip'
   | 'refresh-sign-in'
   | 'refresh-ip'
-  | 'check-in-client';
+  | 'check-in-client'
+  | 'upload-count'
+  | 'upload-bytes';
 
 export const bucket = {
   signInAccount: (email: string) => `signin:acct:${email.toLowerCase()}`,
@@ -52,6 +54,9 @@ export const bucket = {
   refreshSignIn: (familyId: string) => `refresh:family:${familyId}`,
   refreshIp: (ip: string) => `refresh:ip:${ip}`,
   checkInClient: (clientId: number) => `check-in:client:${clientId}`,
+  uploadCount: (userId: number) => `upload:count:${userId}`,
+  /** Locked only (its count is the bytes in the attachments table, not rows here). */
+  uploadBytes: (userId: number) => `upload:bytes:${userId}`,
 };
 
 export type KindedLimit = Limit & { kind: LimitKind };

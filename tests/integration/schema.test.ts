@@ -145,6 +145,21 @@ const expectedColumns = {
   subscription_pauses: ['id', 'subscription_id', 'paused_from', 'resumed_on', 'reason', 'paused_by', 'resumed_by', 'created_at'],
   follow_up_reminders: ['id', 'client_id', 'kind', 'due_date', 'outbox_id', 'created_at'],
   job_queue: ['id', 'name', 'data', 'singleton_key', 'state', 'attempts', 'run_after', 'locked_until', 'last_error', 'created_at'],
+  attachments: [
+    'id',
+    'uploader_id',
+    'name',
+    'content_type',
+    'received_bytes',
+    'size',
+    'link_key',
+    'has_thumbnail',
+    'ready',
+    'client_id',
+    'used_for',
+    'claimed_at',
+    'created_at',
+  ],
 } as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
 
 /** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */
