@@ -117,16 +117,6 @@ const envSchema = z
     if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when NODE_ENV=production' });
     }
-    if (!env.S3_BUCKET) {
-      for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
-        if (env[name])
-          ctx.addIssue({
-            code: 'custom',
-            path: ['S3_BUCKET'],
-            message: `is required when ${name} is set (files go to S3 only with a bucket)`,
-          });
-      }
-    }
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
       const missing = env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
       ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other S3 key (set both or neither)' });
