@@ -11,6 +11,7 @@ import * as feedEventCounts from './2026-11-23T2300_feed_event_counts.js';
 import * as feedChangedNotify from './2026-11-24T0300_feed_changed_notify.js';
 import * as feedEventQuietsTrigger from './2026-11-24T0600_feed_event_quiets_trigger.js';
 import * as repeatSafeWrites from './2026-11-26T0200_repeat_safe_writes.js';
+import * as attachments from './2026-11-26T0700_attachments.js';
 import * as messages from './2026-11-26T0710_messages.js';
 
 /**
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0300_feed_changed_notify': feedChangedNotify,
   '2026-11-24T0600_feed_event_quiets_trigger': feedEventQuietsTrigger,
   '2026-11-26T0200_repeat_safe_writes': repeatSafeWrites,
+  '2026-11-26T0700_attachments': attachments,
   '2026-11-26T0710_messages': messages,
 };

@@ -10,6 +10,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { FeedPageCache } from './feed/page-cache.js';
 import type { FeedBus } from './realtime/feed-bus.js';
 import type { FollowUpBus } from './realtime/follow-up-bus.js';
+import type { FileStorage } from './storage/index.js';
 
 /**
  * Everything a request may need, built once at start (server/main.ts) or per
@@ -38,4 +39,6 @@ export interface AppDeps {
   sessions: LiveSessions;
   /** Compares this process's clock with the database's and warns when they differ (at start and on readiness checks). */
   clockSkew: ClockSkewCheck;
+  /** Uploaded files (attachments): a folder of DATA_DIR, or an S3-compatible bucket (decision 112). */
+  storage: FileStorage;
 }

@@ -80,6 +80,23 @@ const envSchema = z
     RATE_LIMIT_MESSAGES: rateLimit('30/1m'),
     RATE_LIMIT_REFRESH_SIGN_IN: rateLimit('10/15m'),
     RATE_LIMIT_REFRESH_IP: rateLimit('120/15m'),
+    RATE_LIMIT_UPLOADS: rateLimit('20/1m'),
+    UPLOAD_DAILY_MB: z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .int('must be a whole number of megabytes')
+      .min(10, 'must be at least 10 (one file may be 10 MB)')
+      .default(100),
+    S3_ENDPOINT: z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+/, 'must be an http:// or https:// URL such as http://minio:9000')
+      .optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens')
+      .optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     WS_UNAUTHENTICATED_CLOSE_MS: z.coerce
       .number({ error: 'must be a number of milliseconds' })
       .int('must be a whole number of milliseconds')
@@ -100,6 +117,10 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when NODE_ENV=production' });
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      const missing = env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other S3 key (set both or neither)' });
     }
   });
 
@@ -144,7 +165,21 @@ export interface Config {
   shutdownGraceMs: number;
   /** On SIGTERM, how long /readyz answers 503 while still serving, so a proxy stops routing here first. */
   shutdownDrainDelayMs: number;
+  /** Where uploaded files go: a folder of DATA_DIR (one instance), or an S3-compatible bucket (any number). */
+  storage: StorageConfig;
+  /** Bytes one person may upload in 24 hours (attachments), whatever the files' count. */
+  uploadDailyBytes: number;
 }
+
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
 
 type Window = { max: number; windowMs: number };
 /** Attempts allowed per sliding window (server/auth/rate-limit.ts). */
@@ -167,6 +202,8 @@ export interface RateLimits {
   /** Renewals of one sign-in (a browser renews about once an hour, when its session token expires). */
   refreshSignIn: Window;
   refreshIp: Window;
+  /** Attachments one person may upload (the bytes per day are UPLOAD_DAILY_MB). */
+  uploads: Window;
 }
 
 /** Where `npm run build` puts the client: dist/ at the repository root. */
@@ -215,6 +252,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       messages: env.RATE_LIMIT_MESSAGES,
       refreshSignIn: env.RATE_LIMIT_REFRESH_SIGN_IN,
       refreshIp: env.RATE_LIMIT_REFRESH_IP,
+      uploads: env.RATE_LIMIT_UPLOADS,
     },
     wsUnauthenticatedCloseMs: env.WS_UNAUTHENTICATED_CLOSE_MS,
     wsMaxPerIp: env.WS_MAX_PER_IP,
@@ -223,5 +261,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     requestTimeoutMs: Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS),
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+    storage: env.S3_BUCKET
+      ? {
+          driver: 's3',
+          endpoint: env.S3_ENDPOINT,
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION,
+          credentials:
+            env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+              : undefined,
+        }
+      : { driver: 'local', dir: path.join(env.DATA_DIR, 'files') },
+    uploadDailyBytes: env.UPLOAD_DAILY_MB * 1024 * 1024,
   };
 }

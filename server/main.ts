@@ -9,6 +9,7 @@ import { startTracing, stopTracing } from './observability/tracing.js';
 import { DEMO_ACCOUNTS } from './seed/demo.js';
 import { createDeps, listen, openDatabase } from './server.js';
 import { pdfPool } from './pdf/pool.js';
+import { LocalFilesElsewhereError } from './storage/single-instance.js';
 
 /**
  * `npm start` (through scripts/start.mjs): validate the configuration, take the
@@ -65,7 +66,10 @@ async function main() {
   // Before the database opens, so its first queries are traced too (nothing is loaded when unset).
   await startTracing(config);
   const dbHandle = await openDatabase(config);
-  const deps = await createDeps(config, dbHandle);
+  const deps = await createDeps(config, dbHandle).catch((err: unknown) => {
+    if (err instanceof LocalFilesElsewhereError) fail(`Poshan cannot start: ${err.message}`);
+    throw err;
+  });
   const internalToken = lock ? writeInternalToken(config.dataDir) : undefined;
   if (internalToken) process.once('exit', () => removeInternalToken(config.dataDir));
   const server = await listen(deps, { internalToken }).catch((err: NodeJS.ErrnoException) => {

@@ -24,6 +24,8 @@ import { attachTrpcWebSocket } from './realtime/ws.js';
 import { resolveAppSecret } from './secret.js';
 import { syncCountries } from './countries/sync.js';
 import { seedDemo } from './seed/demo.js';
+import { scheduleAttachmentCleanup } from './attachments/cleanup.js';
+import { openStorage } from './storage/index.js';
 
 export async function openDatabase(config: Config): Promise<DbHandle> {
   return config.databaseUrl ? connectPostgres(config.databaseUrl) : connectPglite(config.dataDir);
@@ -58,14 +60,17 @@ export async function createDeps(
   await dbHandle.listen(FEED_CHANGED_CHANNEL, feedPages.evict, feedPages.evict);
   const mailer = createMailer({ db: dbHandle.db, logger, smtpUrl: config.smtpUrl, from: config.mailFrom, metrics, sink: opts.mailSink });
   const clock = opts.clock ?? (() => new Date());
+  // Before any start-up work: an instance that cannot share its files with the others stops here.
+  const storage = await openStorage(config.storage, dbHandle, logger);
   const { followUpBus, jobs } = await withStartupLock(dbHandle, async () => {
     await migrateToLatest(dbHandle.db);
     await syncCountries(dbHandle.db);
     if (config.seedDemo) await seedDemo({ db: dbHandle.db, logger });
     await feedBus.start();
-    const followUps = await startFollowUps({ config, dbHandle, logger, mailer, metrics, clock });
-    await scheduleMessageNotices(followUps.jobs, { db: dbHandle.db, mailer, logger, config }, clock);
-    return followUps;
+    const started = await startFollowUps({ config, dbHandle, logger, mailer, metrics, clock });
+    await scheduleMessageNotices(started.jobs, { db: dbHandle.db, mailer, logger, config }, clock);
+    await scheduleAttachmentCleanup(started.jobs, { db: dbHandle.db, storage, logger, clock });
+    return started;
   });
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();
@@ -86,6 +91,7 @@ export async function createDeps(
     clock,
     sessions,
     clockSkew,
+    storage,
   };
 }
 
@@ -145,6 +151,7 @@ export async function listen(
         await deps.followUpBus.stop();
         await deps.sessions.stop();
         await deps.mailer.drain();
+        await deps.storage.close();
       })();
       return closing;
     },

@@ -39,7 +39,9 @@ export type LimitKind =
   | 'refresh-sign-in'
   | 'refresh-ip'
   | 'check-in-client'
-  | 'message-sender';
+  | 'message-sender'
+  | 'upload-count'
+  | 'upload-bytes';
 
 export const bucket = {
   signInAccount: (email: string) => `signin:acct:${email.toLowerCase()}`,
@@ -54,6 +56,9 @@ export const bucket = {
   refreshIp: (ip: string) => `refresh:ip:${ip}`,
   checkInClient: (clientId: number) => `check-in:client:${clientId}`,
   messageSender: (userId: number) => `message:sender:${userId}`,
+  uploadCount: (userId: number) => `upload:count:${userId}`,
+  /** Locked only (its count is the bytes in the attachments table, not rows here). */
+  uploadBytes: (userId: number) => `upload:bytes:${userId}`,
 };
 
 export type KindedLimit = Limit & { kind: LimitKind };

@@ -347,7 +347,33 @@ export interface MessageSettingsTable {
   updated_at: Timestamp;
 }
 
+export type AttachmentUse = 'message' | 'meal' | 'document';
+/** An uploaded file (decision 112): its bytes are in storage under keys made from the id. */
+export interface AttachmentsTable {
+  id: string;
+  uploader_id: number;
+  /** The name it was uploaded with (checked text; its extension agrees with the bytes). */
+  name: string;
+  /** The type decided from the bytes: image/jpeg, image/png, image/webp or application/pdf. */
+  content_type: string;
+  /** Bytes received (what the daily upload limit counts). */
+  received_bytes: number;
+  /** Bytes stored (the re-encoded image, or the PDF as received). */
+  size: ColumnType<number, number | undefined, number>;
+  /** Signs the file's short-lived links (random per file; never sent to anyone). */
+  link_key: string;
+  has_thumbnail: ColumnType<boolean, boolean | undefined, boolean>;
+  /** False until its bytes are stored: nobody sees or claims it before. */
+  ready: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The client whose record holds it, once claimed. */
+  client_id: number | null;
+  used_for: AttachmentUse | null;
+  claimed_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
 export interface Database {
+  attachments: AttachmentsTable;
   users: UsersTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;

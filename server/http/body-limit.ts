@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { getErrorShape, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_MB, UPLOAD_PATH } from '../attachments/limits.js';
 import { PDF_BASE64_MAX } from '../diet-plan/schema.js';
 import { appRouter } from '../trpc/root.js';
 import { envelope } from './envelope.js';
@@ -11,11 +12,14 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 /** The procedures that carry a PDF (base64 in JSON) get room for it, and only they. */
 export const UPLOAD_PROCEDURES = new Set(['admin.dietPlans.upload', 'admin.dietPlans.revise']);
 export const UPLOAD_BODY_LIMIT = PDF_BASE64_MAX + JSON_BODY_LIMIT;
+/** POST /api/attachments: one file (multipart/form-data) and room for the form around it. */
+export const ATTACHMENT_BODY_LIMIT = MAX_ATTACHMENT_BYTES + JSON_BODY_LIMIT;
 
 const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
 
 function tooLargeMessage(limit: number) {
+  if (limit === ATTACHMENT_BODY_LIMIT) return `The file is too large: at most ${MAX_ATTACHMENT_MB} MB is accepted.`;
   return limit === UPLOAD_BODY_LIMIT
     ? `The request is too large: an upload can carry a PDF of at most ${mb(PDF_BASE64_MAX * 0.75)}.`
     : `The request body is too large: at most ${kb(limit)} is accepted.`;
@@ -70,7 +74,12 @@ export function bodyLimits(): MiddlewareHandler {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const trpc = c.req.path.startsWith('/trpc/');
     // A batch that carries an upload gets the upload's room (the PDF is nearly all of it).
-    const limit = trpc && trpcPaths(c).some((p) => UPLOAD_PROCEDURES.has(p)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT;
+    const limit =
+      trpc && trpcPaths(c).some((p) => UPLOAD_PROCEDURES.has(p))
+        ? UPLOAD_BODY_LIMIT
+        : !trpc && c.req.method === 'POST' && c.req.path === UPLOAD_PATH
+          ? ATTACHMENT_BODY_LIMIT
+          : JSON_BODY_LIMIT;
     const declared = c.req.header('content-length');
     if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
       if (Number.parseInt(declared, 10) <= limit) return next();

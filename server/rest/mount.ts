@@ -12,7 +12,8 @@ export function mountRestRoutes(app: Hono, deps: AppDeps, routes: RestRoute[]) {
   for (const route of routes) {
     app.on(route.method.toUpperCase(), route.path, async (c) => {
       try {
-        const body = route.method === 'get' ? undefined : await readJsonBody(c);
+        // A multipart upload reads its own body (server/attachments/rest.ts).
+        const body = route.method === 'get' || route.request?.files ? undefined : await readJsonBody(c);
         const ctx = await createContextFromToken(deps, bearerToken(c.req.header('authorization')), httpRequestMeta(c, deps));
         const result = await route.handle({
           caller: createCaller(ctx),
@@ -20,7 +21,9 @@ export function mountRestRoutes(app: Hono, deps: AppDeps, routes: RestRoute[]) {
           query: c.req.query(),
           params: c.req.param() as Record<string, string>,
           c,
+          ctx,
         });
+        if (result.response) return result.response;
         return envelope(c, result.status ?? route.successStatus ?? 200, result.message, result.data, result.extra);
       } catch (error) {
         return errorEnvelope(c, error, {

@@ -289,8 +289,12 @@ function operation(route: RestRoute, converter: SchemaConverter) {
     },
   });
 
+  const binary = { type: 'string', format: 'binary' };
+  const successContent = route.download
+    ? Object.fromEntries(route.download.contentTypes.map((type) => [type, { schema: binary }]))
+    : { 'application/json': { schema: envelope(successStatus) } };
   const responses: Record<string, unknown> = {
-    [String(successStatus)]: { description: route.summary, content: { 'application/json': { schema: envelope(successStatus) } } },
+    [String(successStatus)]: { description: route.summary, content: successContent },
     ...(route.repeatAnswer && successStatus !== 200
       ? { 200: { description: route.repeatAnswer, content: { 'application/json': { schema: envelope(200) } } } }
       : {}),
@@ -301,6 +305,7 @@ function operation(route: RestRoute, converter: SchemaConverter) {
     responses[String(status)] = standard && !own ? { $ref: `#/components/responses/${standard.name}` } : errorResponse(status, own);
   }
 
+  const files = route.request?.files;
   const body = route.request?.body ? converter.convert(route.request.body, 'input', id) : undefined;
   const parameters = [
     ...converter.parameters(route.request?.params, 'path', id, pathParamNames(route.path)),
@@ -313,6 +318,22 @@ function operation(route: RestRoute, converter: SchemaConverter) {
     tags: [route.tag],
     security: SECURITY[route.auth],
     ...(parameters.length ? { parameters } : {}),
+    ...(files
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: Object.keys(files),
+                  properties: Object.fromEntries(Object.entries(files).map(([name, description]) => [name, { ...binary, description }])),
+                },
+              },
+            },
+          },
+        }
+      : {}),
     ...(body
       ? {
           requestBody: {

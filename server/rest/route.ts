@@ -1,5 +1,6 @@
 import type { Context as HonoContext } from 'hono';
 import type { ZodType } from 'zod';
+import type { Context } from '../trpc/context.js';
 import type { AppCaller } from '../trpc/root.js';
 
 export type RestMethod = 'get' | 'post' | 'put' | 'delete';
@@ -11,6 +12,8 @@ export type RestResult = {
   data?: unknown;
   /** Extra top-level envelope fields beside `data`, e.g. the diet plan list's total `count`. Never replaces status, message or data. */
   extra?: Record<string, unknown>;
+  /** A finished answer that is not the JSON envelope (a file download); status, message and data are then unused. */
+  response?: Response;
 };
 
 export type RestInput = {
@@ -19,6 +22,8 @@ export type RestInput = {
   query: Record<string, string>;
   params: Record<string, string>;
   c: HonoContext;
+  /** The request's context (deps and the signed-in user): for the few routes that serve files, which no procedure can. */
+  ctx: Context;
 };
 
 /**
@@ -38,7 +43,18 @@ export type RestRoute = {
    * only itself (403), a dietitian must name a client who exists (404). Documented from this in OpenAPI.
    */
   clientData?: true;
-  request?: { body?: ZodType; query?: ZodType; params?: ZodType };
+  request?: {
+    body?: ZodType;
+    query?: ZodType;
+    params?: ZodType;
+    /**
+     * The body is multipart/form-data with these file parts (name → description), read by the route
+     * itself instead of as JSON (the uploads: binary files do not travel as JSON).
+     */
+    files?: Record<string, string>;
+  };
+  /** The success answer is a file of one of these types (not the envelope); errors are still envelopes. */
+  download?: { contentTypes: readonly string[] };
   /** Shape of `data` in the envelope. */
   response?: ZodType;
   /** Shapes of the `extra` top-level envelope fields, if the route returns any (for OpenAPI). */

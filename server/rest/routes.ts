@@ -1,3 +1,4 @@
+import { attachmentRoutes } from '../attachments/rest.js';
 import { authRoutes } from '../auth/rest.js';
 import { checkInRoutes } from '../check-in/rest.js';
 import { consultationRoutes } from '../consultation/rest.js';
@@ -28,4 +29,5 @@ export const restRoutes: RestRoute[] = [
   ...checkInRoutes,
   ...profileRoutes,
   ...messageRoutes,
+  ...attachmentRoutes,
 ];

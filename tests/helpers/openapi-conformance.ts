@@ -112,7 +112,16 @@ export function conformanceChecker(doc: Json) {
     const hasBody = e.requestBody !== undefined && e.requestBody !== '';
     if (hasBody && !requestBody) problems.push('a body was sent, but the operation takes none');
     if (!hasBody && requestBody?.required) problems.push('the operation requires a body, and none was sent');
-    if (hasBody && requestBody) {
+    const multipart = requestBody?.content?.['multipart/form-data'];
+    if (hasBody && multipart) {
+      // A file upload: the parts the document requires must be there (their bytes are not JSON to validate).
+      const type = e.requestHeaders.get('content-type') ?? '';
+      if (!/^multipart\/form-data\s*;/i.test(type))
+        problems.push(`body sent as "${type || 'no content type'}", the document says multipart/form-data`);
+      for (const part of (resolve(multipart.schema).required ?? []) as string[]) {
+        if (!e.requestBody!.includes(`name="${part}"`)) problems.push(`the form has no part named "${part}"`);
+      }
+    } else if (hasBody && requestBody) {
       const type = e.requestHeaders.get('content-type') ?? '';
       if (!JSON_TYPE.test(type)) problems.push(`body sent as "${type || 'no content type'}", the document says application/json`);
       const parsed = parseJson(e.requestBody!);

@@ -172,3 +172,25 @@ describe('docker-compose.yml scale profile: HAProxy in front of every app instan
     expect(cfg).toContain('server-template app 1-10 app:3000 check resolvers docker');
   });
 });
+
+describe('docker-compose.yml scale profile: MinIO for uploaded files', () => {
+  it('validates, with MinIO, its bucket made at start, and every instance pointed at it when S3_BUCKET is set', (ctx) => {
+    if (!hasDockerCompose) ctx.skip('docker-compose is not installed (apt-get install -y docker-compose validates without an engine)');
+    const result = spawnSync('docker-compose', ['-f', 'docker-compose.yml', '--profile', 'scale', 'config'], {
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        APP_SECRET: 'x'.repeat(64),
+        METRICS_TOKEN: 'm'.repeat(24),
+        S3_BUCKET: 'poshan-files',
+      },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/image: minio\/minio:RELEASE\.\d{4}-/);
+    expect(result.stdout).toContain('S3_BUCKET: poshan-files');
+    expect(result.stdout).toContain('S3_ENDPOINT: http://minio:9000');
+    expect(result.stdout).toContain('mc mb --ignore-existing');
+    expect(result.stdout).toMatch(/filesdata:\/data/);
+  });
+});

@@ -51,6 +51,7 @@ describe('configuration defaults', () => {
         messages: { max: 30, windowMs: 60_000 },
         refreshSignIn: { max: 10, windowMs: 900_000 },
         refreshIp: { max: 120, windowMs: 900_000 },
+        uploads: { max: 20, windowMs: 60_000 },
       },
       wsUnauthenticatedCloseMs: 5000,
       wsMaxPerIp: 50,
@@ -59,6 +60,8 @@ describe('configuration defaults', () => {
       requestTimeoutMs: 120_000,
       shutdownGraceMs: 10_000,
       shutdownDrainDelayMs: 0,
+      storage: { driver: 'local', dir: path.join('./.data', 'files') },
+      uploadDailyBytes: 100 * 1024 * 1024,
     });
     expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
   });
@@ -100,6 +103,13 @@ describe('configuration defaults', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
       OTEL_SERVICE_NAME: 'poshan-eu',
       TRUST_PROXY: 'true',
+      RATE_LIMIT_UPLOADS: '5/30s',
+      UPLOAD_DAILY_MB: '50',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_BUCKET: 'poshan-files',
+      S3_REGION: 'ap-south-1',
+      S3_ACCESS_KEY_ID: 'poshan',
+      S3_SECRET_ACCESS_KEY: 'secret-key',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -129,7 +139,28 @@ describe('configuration defaults', () => {
         visitsIp: { max: 300, windowMs: 900_000 },
         checkIns: { max: 10, windowMs: 3_600_000 },
         messages: { max: 30, windowMs: 60_000 },
+        uploads: { max: 5, windowMs: 30_000 },
       },
+      storage: {
+        driver: 's3',
+        endpoint: 'http://minio:9000',
+        bucket: 'poshan-files',
+        region: 'ap-south-1',
+        credentials: { accessKeyId: 'poshan', secretAccessKey: 'secret-key' },
+      },
+      uploadDailyBytes: 50 * 1024 * 1024,
+    });
+  });
+
+  it('keeps files in DATA_DIR/files unless S3_BUCKET names a bucket (the other S3 settings alone change nothing)', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/poshan' }).storage).toEqual({ driver: 'local', dir: '/srv/poshan/files' });
+    expect(loadConfig({ S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' }).storage.driver).toBe('local');
+    expect(loadConfig({ S3_BUCKET: 'files' }).storage).toEqual({
+      driver: 's3',
+      endpoint: undefined,
+      bucket: 'files',
+      region: 'us-east-1',
+      credentials: undefined,
     });
   });
 });
@@ -148,6 +179,11 @@ describe('a bad value names the variable', () => {
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: must be at least 16 characters'],
     [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: must be json or pretty'],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT: must be an http:// or https:// URL'],
+    [{ RATE_LIMIT_UPLOADS: '20' }, 'RATE_LIMIT_UPLOADS: must be <count>/<window>'],
+    [{ UPLOAD_DAILY_MB: '5' }, 'UPLOAD_DAILY_MB: must be at least 10'],
+    [{ S3_BUCKET: 'ab' }, 'S3_BUCKET: must be a bucket name'],
+    [{ S3_ENDPOINT: 'minio:9000', S3_BUCKET: 'files' }, 'S3_ENDPOINT: must be an http:// or https:// URL'],
+    [{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'poshan' }, 'S3_SECRET_ACCESS_KEY: is required with the other S3 key'],
   ])('%j → "%s"', (env, message) => {
     expect(configError(env)).toContain(message);
   });

@@ -72,6 +72,12 @@ describe('GET /api/openapi.json', () => {
       expect(operation!.summary).toBe(route.summary);
       expect(operation!.tags).toEqual([route.tag]);
       const success = operation!.responses[String(route.successStatus ?? 200)];
+      if (route.download) {
+        // A download answers the file itself, as one of its types.
+        expect(Object.keys(success.content).sort()).toEqual([...route.download.contentTypes].sort());
+        for (const type of route.download.contentTypes) expect(success.content[type].schema).toEqual({ type: 'string', format: 'binary' });
+        continue;
+      }
       const envelope = success.content['application/json'].schema;
       expect(envelope.properties.status).toEqual({ type: 'integer', const: route.successStatus ?? 200 });
       expect(envelope.required).toEqual(expect.arrayContaining(['status', 'message']));
@@ -111,6 +117,13 @@ describe('GET /api/openapi.json', () => {
       if (route.request?.body) {
         expect(operation.requestBody?.content['application/json']?.schema.type, label).toBe('object');
         expect(Object.keys(operation.responses), label).toContain('400');
+      } else if (route.request?.files) {
+        // An upload: a multipart form whose file parts are required binaries.
+        const form = operation.requestBody?.content['multipart/form-data']?.schema;
+        expect(form?.required, label).toEqual(Object.keys(route.request.files));
+        for (const part of Object.keys(route.request.files))
+          expect(form?.properties[part], label).toMatchObject({ type: 'string', format: 'binary' });
+        expect(Object.keys(operation.responses), label).toEqual(expect.arrayContaining(['400', '413']));
       } else {
         expect(operation.requestBody, label).toBeUndefined();
       }

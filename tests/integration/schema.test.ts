@@ -163,6 +163,21 @@ const expectedColumns = {
   conversation_reads: ['conversation_id', 'user_id', 'last_read_seq', 'read_at'],
   saved_replies: ['id', 'title', 'body', 'created_by', 'created_at', 'updated_at'],
   message_settings: ['id', 'office_days', 'office_opens', 'office_closes', 'updated_by', 'updated_at'],
+  attachments: [
+    'id',
+    'uploader_id',
+    'name',
+    'content_type',
+    'received_bytes',
+    'size',
+    'link_key',
+    'has_thumbnail',
+    'ready',
+    'client_id',
+    'used_for',
+    'claimed_at',
+    'created_at',
+  ],
 } as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
 
 /** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */

@@ -1,0 +1,133 @@
+import type { Context as HonoContext } from 'hono';
+import type { AppDeps } from '../deps.js';
+import { badRequest, unauthorized } from '../errors.js';
+import { defineRoutes, type RestInput, type RestRoute } from '../rest/route.js';
+import { MAX_ATTACHMENT_MB } from './limits.js';
+import { attachmentIdParams, attachmentView, signedLinkQuery } from './schema.js';
+import { openAttachment, type UploadDeps, uploadAttachment } from './service.js';
+import type { Variant } from './signed-url.js';
+
+/**
+ * Files are binary, so these routes read and answer bytes themselves (as the diet-plan PDF does)
+ * instead of going through a JSON procedure; every rule is in service.ts (decision 112).
+ */
+export const uploadDeps = (deps: AppDeps): UploadDeps => ({
+  db: deps.db,
+  storage: deps.storage,
+  logger: deps.logger,
+  clock: deps.clock,
+  limits: { uploads: deps.config.rateLimits.uploads, dailyBytes: deps.config.uploadDailyBytes },
+});
+
+const NOT_MULTIPART = 'Send the file as multipart/form-data, in a form field named "file".';
+
+async function uploadedFile(c: HonoContext): Promise<{ name: string; bytes: Uint8Array }> {
+  if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? '')) throw badRequest(NOT_MULTIPART, { file: [NOT_MULTIPART] });
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw badRequest('The form could not be read (it may have been cut short). Please send the file again.', { file: [NOT_MULTIPART] });
+  }
+  const parts = form.getAll('file');
+  const file = parts[0];
+  if (parts.length !== 1 || typeof file === 'string' || !file) {
+    const message = parts.length > 1 ? 'Send one file per upload.' : 'Choose a file to upload (a form field named "file").';
+    throw badRequest(message, { file: [message] });
+  }
+  return { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+}
+
+/** Attachment names may hold any script: the header carries an ASCII fallback and the UTF-8 name (RFC 6266). */
+function contentDisposition(kind: 'inline' | 'attachment', name: string) {
+  const fallback = name.replace(/[^\x20-\x7E]|["\\%]/g, '_');
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+async function download({ ctx, params, query }: RestInput, variant: Variant) {
+  const access = ctx.user
+    ? { viewer: ctx.user }
+    : query.exp !== undefined || query.sig !== undefined
+      ? { link: { exp: query.exp, sig: query.sig } }
+      : null;
+  if (!access) throw unauthorized('Sign in, or open the file through the link the app gives you.');
+  const { row, object, contentType } = await openAttachment(ctx.deps, access, params.id ?? '', variant);
+  const pdf = contentType === 'application/pdf';
+  const name = variant === 'thumbnail' ? `${row.name.replace(/\.[A-Za-z0-9]{1,6}$/, '')}-preview.webp` : row.name;
+  const response = new Response(object.body, {
+    status: 200,
+    headers: {
+      'Content-Type': contentType,
+      'Content-Length': String(object.size),
+      // Never sniffed into something else, never run as a page: a PDF is always saved, an image shown as an image.
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+      'Content-Disposition': contentDisposition(pdf ? 'attachment' : 'inline', name),
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      // A signed link names one file until it expires: the browser may keep it that long (a bearer answer is not kept).
+      'Cache-Control': 'link' in access ? 'private, max-age=900' : 'private, no-store',
+    },
+  });
+  return { message: 'File', response };
+}
+
+const DOWNLOAD_ERRORS = {
+  401: 'Neither a bearer token nor a signed link (exp and sig) was given.',
+  403: 'The file belongs to another client’s record, or the signed link has expired or is not valid.',
+  404: 'There is no file with this id (or no thumbnail: only photos have one).',
+};
+
+const FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
+
+export const attachmentRoutes: RestRoute[] = defineRoutes([
+  {
+    method: 'post',
+    path: '/attachments',
+    summary:
+      `Uploads one photo (JPEG, PNG or WebP) or PDF of at most ${MAX_ATTACHMENT_MB} MB, to attach to a message within a day ` +
+      '(unused uploads are deleted after a day). The type is read from the bytes, never from the name; a photo is re-encoded ' +
+      '(turned upright, every bit of metadata such as EXIF and GPS removed) and given a thumbnail; the original is not kept.',
+    tag: 'Attachments',
+    auth: 'required',
+    request: { files: { file: `The photo or PDF (at most ${MAX_ATTACHMENT_MB} MB)` } },
+    response: attachmentView,
+    successStatus: 201,
+    errors: {
+      400: 'The file is empty, damaged, or named as another kind of file (a PNG named .pdf), or the form has no field "file".',
+      413: `The file is larger than ${MAX_ATTACHMENT_MB} MB.`,
+      415: 'The file is not a photo (JPEG, PNG, WebP) or a PDF: HTML, SVG, HEIC and anything else are refused.',
+      429: 'Too many uploads in a minute, or more bytes in 24 hours than the daily limit (100 MB unless configured); see Retry-After.',
+    },
+    handle: async ({ c, ctx }) => {
+      if (!ctx.user) throw unauthorized();
+      const file = await uploadedFile(c);
+      const view = await uploadAttachment(uploadDeps(ctx.deps), ctx.user, file);
+      return { status: 201, message: 'File uploaded', data: view };
+    },
+  },
+  {
+    method: 'get',
+    path: '/attachments/:id',
+    summary:
+      'The file itself, for a signed-in dietitian, the client whose record holds it, or its uploader while unused; or for anyone ' +
+      'with its signed link (`url`). PDFs are always sent as downloads (Content-Disposition: attachment); photos as their ' +
+      're-encoded type, with nosniff and a sandboxing Content-Security-Policy.',
+    tag: 'Attachments',
+    auth: 'optional',
+    request: { params: attachmentIdParams, query: signedLinkQuery },
+    download: { contentTypes: FILE_TYPES },
+    errors: DOWNLOAD_ERRORS,
+    handle: (input) => download(input, 'file'),
+  },
+  {
+    method: 'get',
+    path: '/attachments/:id/thumbnail',
+    summary: 'A photo’s small preview (WebP, at most 320 px a side), on the same terms as the file (`thumbnailUrl` is its signed link).',
+    tag: 'Attachments',
+    auth: 'optional',
+    request: { params: attachmentIdParams, query: signedLinkQuery },
+    download: { contentTypes: ['image/webp'] },
+    errors: DOWNLOAD_ERRORS,
+    handle: (input) => download(input, 'thumbnail'),
+  },
+]);
