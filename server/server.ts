@@ -25,7 +25,9 @@ import { syncCountries } from './countries/sync.js';
 import { seedDemo } from './seed/demo.js';
 
 export async function openDatabase(config: Config): Promise<DbHandle> {
-  return config.databaseUrl ? connectPostgres(config.databaseUrl) : connectPglite(config.dataDir);
+  return config.databaseUrl
+    ? connectPostgres(config.databaseUrl, undefined, { namedStatements: config.namedStatements })
+    : connectPglite(config.dataDir);
 }
 
 /** Builds every dependency on an open database: migrations, reference data, realtime. */
