@@ -1,7 +1,7 @@
 import type { DbHandle } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { findLiveSession, hashToken, type SessionUser } from './session.js';
-import { type SessionCache, createSessionCache } from './session-cache.js';
+import { createSessionCache } from './session-cache.js';
 import { SESSIONS_CHANNEL, type SessionsChanged, sessionHoldersInProcess } from './sessions-repo.js';
 
 /**
