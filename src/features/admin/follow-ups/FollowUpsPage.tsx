@@ -22,7 +22,7 @@ import { WeightChart } from '../../../components/charts/WeightChart';
 import { Badge, EmptyState, LoadError, Loading, Page } from '../ui';
 
 /**
- * Issue 13: every client on a running plan, overdue first, then due today,
+ * Every client on a running plan, overdue first, then due today,
  * then upcoming (the server orders them). Live: a check-in, reply, pause or
  * resume anywhere reloads the queue, so it re-orders without a reload.
  */
