@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The dietitian console (issue 5): an audit trail of every admin change,
+ * The dietitian console: an audit trail of every admin change,
  * versioned diet plans (uploaded or composed), replies to support requests,
  * bookings linked to the client they became, and the indexes behind the
  * console's searches and lists. Frozen in time: never import application code here.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Sessions have an absolute lifetime (issue 8): refreshing continues a
+ * Sessions have an absolute lifetime: refreshing continues a
  * sign-in but never past a fixed time after it began. Each row carries when
  * its family (the chain of refreshes) began. Frozen in time: never import
  * application code here.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The follow-up loop (issue 13): client check-ins with the dietitian's reply,
+ * The follow-up loop: client check-ins with the dietitian's reply,
  * pauses of a subscription, the reminders already sent (one row per client,
  * kind and due date: the unique key is what makes a reminder go out once
  * however many instances run), and the small job table the embedded database

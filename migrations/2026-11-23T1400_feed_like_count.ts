@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Feed posts keep their like count (issue 10): reads stop counting rows on
+ * Feed posts keep their like count: reads stop counting rows on
  * every page. A trigger on feed_likes keeps the column exact in the same
  * transaction as the like itself, whoever writes the row (the like toggle,
  * a cascade from a removed account, the demo seed). Frozen in time: never

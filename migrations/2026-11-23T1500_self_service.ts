@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Self-service (issue 12): each sign-in remembers the browser that made it, so
+ * Self-service: each sign-in remembers the browser that made it, so
  * a client can see which devices are signed in; mails keep their HTML part
  * beside the plain text. Frozen in time: never import application code here.
  */

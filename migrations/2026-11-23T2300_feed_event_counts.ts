@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * The feed's event log keeps what a like.changed event said when it was
  * published: the post's count after the toggle and whether the actor now
- * likes it (issue 10). A subscriber that reconnects is then replayed every
+ * likes it. A subscriber that reconnects is then replayed every
  * event exactly as the live stream sent it, instead of only the newest count
  * per post. Null for other kinds and for events logged before this column.
  * Frozen in time: never import application code here.

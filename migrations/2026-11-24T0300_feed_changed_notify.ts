@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
  * Every change to feed posts or likes, whoever makes it (the feed service, a
  * cascade from a removed account, an operator's SQL), notifies the channel
  * poshan_feed_changed when its transaction commits: each instance then
- * forgets the feed pages it keeps in memory (issue 10). One notification per
+ * forgets the feed pages it keeps in memory. One notification per
  * statement, and Postgres folds the identical ones of a transaction into one.
  * Frozen in time: never import application code here.
  */

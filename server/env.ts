@@ -44,6 +44,7 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded database)')
       .optional(),
+    DATABASE_NAMED_STATEMENTS: booleanFlag.default(true),
     DATA_DIR: z.string().min(1).default('./.data'),
     CLIENT_DIST_DIR: z.string().min(1).optional(),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
@@ -131,6 +132,12 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /**
+   * Postgres only: each query text is prepared once per connection and then only bound and run
+   * (server/db/prepared-pool.ts). Off for a pooler that cannot hold prepared statements across
+   * transactions (PgBouncer in transaction mode before 1.21): every query then goes unnamed.
+   */
+  namedStatements: boolean;
   dataDir: string;
   /** The built web client (vite build's output) the server serves, when its index.html is there. */
   clientDistDir: string;
@@ -225,6 +232,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: env.PORT,
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
+    namedStatements: env.DATABASE_NAMED_STATEMENTS,
     dataDir: env.DATA_DIR,
     clientDistDir: path.resolve(env.CLIENT_DIST_DIR ?? DEFAULT_CLIENT_DIST_DIR),
     appSecret: env.APP_SECRET,

@@ -6,7 +6,7 @@ import { type Config, ConfigError, loadConfig } from './env.js';
 import { ACCEPT_QUEUE_MAX_MS } from './http/lifecycle.js';
 import { removeInternalToken, writeInternalToken } from './internal/token.js';
 import { startTracing, stopTracing } from './observability/tracing.js';
-import { DEMO_ACCOUNTS } from './seed/demo.js';
+import { DEMO_ACCOUNTS, demoAccountsPresent } from './seed/demo.js';
 import { createDeps, listen, openDatabase } from './server.js';
 import { pdfPool } from './pdf/pool.js';
 import { LocalFilesElsewhereError } from './storage/single-instance.js';
@@ -32,8 +32,7 @@ function describeDatabase(config: Config) {
 
 /** The demo logins that exist in this database (the seed skips a database that already had accounts). */
 async function printDemoLogins(db: Kysely<Database>, baseUrl: string) {
-  const emails = DEMO_ACCOUNTS.map((a) => a.email);
-  const present = new Set((await db.selectFrom('users').select('email').where('email', 'in', emails).execute()).map((r) => r.email));
+  const present = await demoAccountsPresent(db);
   const accounts = DEMO_ACCOUNTS.filter((a) => present.has(a.email));
   if (accounts.length === 0) {
     console.log('SEED_DEMO is on, but the database already had accounts, so no demo content was added.');

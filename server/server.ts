@@ -28,7 +28,9 @@ import { scheduleAttachmentCleanup } from './attachments/cleanup.js';
 import { openStorage } from './storage/index.js';
 
 export async function openDatabase(config: Config): Promise<DbHandle> {
-  return config.databaseUrl ? connectPostgres(config.databaseUrl) : connectPglite(config.dataDir);
+  return config.databaseUrl
+    ? connectPostgres(config.databaseUrl, undefined, { namedStatements: config.namedStatements })
+    : connectPglite(config.dataDir);
 }
 
 /** Builds every dependency on an open database: migrations, reference data, realtime. */

@@ -12,7 +12,7 @@ import { subscriptionsRouter } from './subscriptions/router.js';
 import { supportInboxRouter } from './support/router.js';
 
 /**
- * The dietitian console (issue 5). Every procedure below is an
+ * The dietitian console. Every procedure below is an
  * adminProcedure (role 1, checked on the server); tests/integration/admin-guard.test.ts
  * walks this router and checks each one refuses clients and visitors.
  * Feed posts are written through feed.create/update/remove.

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
+import { insertAuditEntry } from './repo.js';
 
 export type AuditEntry = {
   /** What happened, as entity.verb, e.g. 'client.created'. */
@@ -18,18 +19,15 @@ export type AuditEntry = {
  * Lives outside admin/ because other domains' admin-only writes (feed posts) record too.
  */
 export async function recordAudit(trx: Db, actor: Pick<SessionUser, 'id' | 'email'>, entry: AuditEntry): Promise<void> {
-  await trx
-    .insertInto('audit_log')
-    .values({
-      actor_id: actor.id,
-      actor_email: actor.email,
-      action: entry.action,
-      entity: entry.entity,
-      entity_id: entry.entityId ?? null,
-      summary: entry.summary,
-      details: JSON.stringify(entry.details ?? {}),
-    })
-    .execute();
+  await insertAuditEntry(trx, {
+    actor_id: actor.id,
+    actor_email: actor.email,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: entry.entityId ?? null,
+    summary: entry.summary,
+    details: JSON.stringify(entry.details ?? {}),
+  });
 }
 
 /** Old → new for the fields that differ, for the audit details. */

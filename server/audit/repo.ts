@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/index.js';
+import type { Database } from '../db/schema.js';
 import { type PageRequest, pagedList } from '../db/paging.js';
 
 /** A page of audit entries, newest first; for one entity along audit_log_entity_idx. */
@@ -14,4 +16,9 @@ export function pageAuditEntries(db: Db, input: PageRequest & { entity?: string;
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc'),
   );
+}
+
+/** One line of the audit trail, written in the caller's transaction (record.ts). */
+export async function insertAuditEntry(trx: Db, row: Insertable<Database['audit_log']>): Promise<void> {
+  await trx.insertInto('audit_log').values(row).execute();
 }

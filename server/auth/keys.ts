@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import { AppError } from '../errors.js';
 import {
@@ -12,6 +12,7 @@ import {
   publicJwk,
   sealPrivateKey,
 } from './key-crypto.js';
+import { findNewestUnretiredKey, findSealedKey, lockKeyRing, replaceCurrentKey } from './keys-repo.js';
 import type { PublicKey } from './schema.js';
 
 /**
@@ -56,16 +57,6 @@ export function forgetCachedKeys(db: Db) {
 
 const isFresh = (createdAt: Date, now: Date) => createdAt.getTime() + KEY_ROTATE_AFTER_MS > now.getTime();
 
-function newestUnretired(db: Db) {
-  return db
-    .selectFrom('auth_keys')
-    .select(['kid', 'public_jwk', 'created_at'])
-    .where('retired_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
 function toPublished(row: { kid: string; public_jwk: JsonWebKey; created_at: Date }, now: Date): Published {
   return { kid: row.kid, jwk: row.public_jwk as PublicKey['jwk'], createdAt: row.created_at, cachedAt: now.getTime() };
 }
@@ -79,7 +70,7 @@ export async function currentPublicKey(deps: KeyDeps & { logger?: { warn(msg: st
   if (cached && cached.cachedAt + PUBLISH_CACHE_MS > now.getTime() && isFresh(cached.createdAt, now)) {
     return { kid: cached.kid, jwk: cached.jwk };
   }
-  const row = await newestUnretired(deps.db);
+  const row = await findNewestUnretiredKey(deps.db);
   const fresh = row && isFresh(row.created_at, now) ? row : undefined;
   const unusableKid = fresh && !(await openable(deps.db, ring, fresh.kid)) ? fresh.kid : undefined;
   let published: Published;
@@ -100,7 +91,7 @@ export async function currentPublicKey(deps: KeyDeps & { logger?: { warn(msg: st
 /** A key sealed under another APP_SECRET cannot decrypt anything, so it must not be published. */
 async function openable(db: Db, ring: Ring, kid: string): Promise<boolean> {
   if (ring.privateKeys.has(kid)) return true;
-  const row = await db.selectFrom('auth_keys').select('private_key_enc').where('kid', '=', kid).executeTakeFirst();
+  const row = await findSealedKey(db, kid);
   return Boolean(row && cachePrivateKey(ring, kid, row.private_key_enc));
 }
 
@@ -125,31 +116,23 @@ async function rotate(db: Kysely<Database>, ring: Ring, now: Date, unusableKid?:
   const { publicKey, privateKey } = await generateRsaKeyPair();
   const kid = newKid();
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('poshan:auth_keys'))`.execute(trx);
-    const current = await newestUnretired(trx);
+    await lockKeyRing(trx);
+    const current = await findNewestUnretiredKey(trx);
     if (current && isFresh(current.created_at, now) && current.kid !== unusableKid) return toPublished(current, now);
-    await trx.updateTable('auth_keys').set({ retired_at: now }).where('retired_at', 'is', null).execute();
-    await trx
-      .deleteFrom('auth_keys')
-      .where('retired_at', '<', new Date(now.getTime() - KEY_DELETE_AFTER_MS))
-      .execute();
-    const row = await trx
-      .insertInto('auth_keys')
-      .values({
-        kid,
-        public_jwk: JSON.stringify(publicJwk(publicKey, kid)),
-        private_key_enc: sealPrivateKey(privateKey, ring.kek, kid),
-        created_at: now,
-      })
-      .returning(['kid', 'public_jwk', 'created_at'])
-      .executeTakeFirstOrThrow();
+    const row = await replaceCurrentKey(trx, {
+      kid,
+      publicJwk: publicJwk(publicKey, kid),
+      sealedPrivateKey: sealPrivateKey(privateKey, ring.kek, kid),
+      now,
+      deleteRetiredBefore: new Date(now.getTime() - KEY_DELETE_AFTER_MS),
+    });
     return toPublished(row, now);
   });
 }
 
 /** The private key for a kid, if that key may still decrypt (current, or retired less than the grace period ago). */
 async function usablePrivateKey(db: Db, ring: Ring, kid: string, now: Date): Promise<KeyObject | null> {
-  const row = await db.selectFrom('auth_keys').select(['private_key_enc', 'retired_at']).where('kid', '=', kid).executeTakeFirst();
+  const row = await findSealedKey(db, kid);
   if (!row) return null;
   if (row.retired_at && row.retired_at.getTime() + KEY_GRACE_MS <= now.getTime()) return null;
   return ring.privateKeys.get(kid) ?? cachePrivateKey(ring, kid, row.private_key_enc);

@@ -1,39 +1,17 @@
-import { sql } from 'kysely';
-import type { Db, DbHandle } from '../db/index.js';
+import type { DbHandle } from '../db/index.js';
 import type { Logger } from '../logger.js';
-import { type SessionUser, findLiveSession, hashToken } from './session.js';
-import { type SessionCache, createSessionCache } from './session-cache.js';
+import { findLiveSession, hashToken, type SessionUser } from './session.js';
+import { createSessionCache } from './session-cache.js';
+import { SESSIONS_CHANNEL, type SessionsChanged, sessionHoldersInProcess } from './sessions-repo.js';
 
 /**
  * The one session resolver of the process, used by HTTP, REST and every call
  * over a WebSocket. Lookups go through a short-lived cache; every change to a
  * user's sessions is announced with NOTIFY on SESSIONS_CHANNEL by the
- * repository function that makes it (sessions-repo.ts), and every instance
- * evicts that user's entries and re-checks their sockets when it hears it.
+ * repository function that makes it (sessions-repo.ts, notifySessionsChanged),
+ * and every instance evicts that user's entries and re-checks their sockets
+ * when it hears it.
  */
-export const SESSIONS_CHANNEL = 'poshan_sessions';
-
-/** What travels through NOTIFY: a user id, nothing secret. */
-type SessionsChanged = { userId: number };
-
-/** The caches of the running instances in this process (one, except in tests that start several). */
-const cachesInProcess = new Set<SessionCache>();
-
-/**
- * Announces that these users' sessions changed. Call it in the transaction
- * that changed them: NOTIFY is delivered only when it commits. The caches in
- * this process forget the users at once as well, and cache nothing of theirs
- * until their own notification comes back: a request read between now and
- * the commit still sees the old rows, and must not keep a revoked session
- * cached after the caller has been told it ended.
- */
-export async function notifySessionsChanged(db: Db, userIds: Iterable<number>): Promise<void> {
-  for (const userId of new Set(userIds)) {
-    for (const cache of cachesInProcess) cache.holdUser(userId);
-    const payload: SessionsChanged = { userId };
-    await sql`select pg_notify(${SESSIONS_CHANNEL}, ${JSON.stringify(payload)})`.execute(db);
-  }
-}
 
 /** Who hears about changes: `userId` for one user, `null` for "anything may have changed" (after a reconnect). */
 export type SessionsChangedListener = (userId: number | null) => void;
@@ -90,11 +68,11 @@ export function createLiveSessions(handle: DbHandle, logger: Logger, opts: { ttl
       return () => listeners.delete(listener);
     },
     async start() {
-      cachesInProcess.add(cache);
+      sessionHoldersInProcess.add(cache);
       unlisten ??= await handle.listen(SESSIONS_CHANNEL, onPayload, onReconnect);
     },
     async stop() {
-      cachesInProcess.delete(cache);
+      sessionHoldersInProcess.delete(cache);
       const u = unlisten;
       unlisten = null;
       listeners.clear();

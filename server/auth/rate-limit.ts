@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { RateLimits } from '../env.js';
 import { RateLimitError } from '../errors.js';
+import { deleteSlotsBefore, deleteSlotsOfBucket, insertSlots, lockBucketNames, nthNewestSlotSince } from './limits-repo.js';
 
 /**
  * Sliding-window limits kept in the login_attempts table, so every instance
@@ -78,17 +78,9 @@ export function publicFormLimits(limits: RateLimits, form: 'support' | 'consulta
 /** Seconds until the bucket is below its limit again, or 0 when it is below now. */
 export async function secondsUntilAllowed(db: Db, limit: Limit, now = new Date()): Promise<number> {
   // The max-th newest attempt in the window: once it leaves the window, the count drops below max.
-  const row = await db
-    .selectFrom('login_attempts')
-    .select('at')
-    .where('bucket', '=', limit.bucket)
-    .where('at', '>', new Date(now.getTime() - limit.windowMs))
-    .orderBy('at', 'desc')
-    .offset(limit.max - 1)
-    .limit(1)
-    .executeTakeFirst();
-  if (!row) return 0;
-  return Math.max(1, Math.ceil((row.at.getTime() + limit.windowMs - now.getTime()) / 1000));
+  const at = await nthNewestSlotSince(db, limit.bucket, new Date(now.getTime() - limit.windowMs), limit.max);
+  if (!at) return 0;
+  return Math.max(1, Math.ceil((at.getTime() + limit.windowMs - now.getTime()) / 1000));
 }
 
 export function tooManyRequests(what: string, seconds: number, limits: LimitKind[] = []): RateLimitError {
@@ -130,19 +122,23 @@ export async function takeSlot(db: Db, what: string, limits: KindedLimit[], now 
  * lockBuckets, secondsUntilAllowed and recordSlots, so only what is stored is counted.
  */
 export async function lockBuckets(trx: Db, limits: Limit[]): Promise<void> {
-  for (const limit of limits) await sql`select pg_advisory_xact_lock(hashtextextended(${limit.bucket}, 0))`.execute(trx);
+  await lockBucketNames(
+    trx,
+    limits.map((l) => l.bucket),
+  );
 }
 
 /** One slot taken in each bucket, at `now`. */
 export async function recordSlots(trx: Db, limits: Limit[], now: Date): Promise<void> {
-  await trx
-    .insertInto('login_attempts')
-    .values(limits.map((l) => ({ bucket: l.bucket, at: now })))
-    .execute();
+  await insertSlots(
+    trx,
+    limits.map((l) => l.bucket),
+    now,
+  );
 }
 
 export async function clearAttempts(db: Db, bucketName: string): Promise<void> {
-  await db.deleteFrom('login_attempts').where('bucket', '=', bucketName).execute();
+  await deleteSlotsOfBucket(db, bucketName);
 }
 
 /** Rows older than the longest window count for nothing; drop them at most once a minute per process and database. */
@@ -151,8 +147,5 @@ async function pruneOccasionally(db: Db, now: Date) {
   const last = lastPruned.get(db) ?? 0;
   if (now.getTime() - last < PRUNE_EVERY_MS) return;
   lastPruned.set(db, now.getTime());
-  await db
-    .deleteFrom('login_attempts')
-    .where('at', '<', new Date(now.getTime() - LONGEST_WINDOW_MS))
-    .execute();
+  await deleteSlotsBefore(db, new Date(now.getTime() - LONGEST_WINDOW_MS));
 }

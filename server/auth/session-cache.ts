@@ -1,4 +1,4 @@
-import type { SessionUser } from './session.js';
+import type { SessionUser } from './session-user.js';
 
 /**
  * A short-lived, bounded, in-process cache of token → live session, so a

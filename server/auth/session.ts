@@ -1,24 +1,9 @@
-import { hash } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import type { Role } from './roles.js';
+import { fullNameOf, hashToken, type SessionUser } from './session-user.js';
 import { findLiveSessionWithUser } from './sessions-repo.js';
 
-export type SessionUser = {
-  id: number;
-  role: Role;
-  email: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  sessionId: number;
-  /** When the session token stops working: a cached session is refused from this moment on. */
-  expiresAt: Date;
-};
-
-/** Tokens are random and high-entropy, so a fast hash is enough to store them safely. */
-export const hashToken = (token: string) => hash('sha256', token, 'base64url');
-
-export const fullNameOf = (u: { first_name: string; last_name: string }) => `${u.first_name} ${u.last_name}`.trim();
+export { fullNameOf, hashToken, type SessionUser } from './session-user.js';
 
 /**
  * The live session of a token, straight from the database: not revoked, not

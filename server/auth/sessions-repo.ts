@@ -1,8 +1,32 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
-import { notifySessionsChanged } from './live-sessions.js';
-import { hashToken } from './session.js';
+import { hashToken } from './session-user.js';
+
+/** The NOTIFY channel that tells every instance a user's sessions changed (live-sessions.ts listens). */
+export const SESSIONS_CHANNEL = 'poshan_sessions';
+
+/** What travels through NOTIFY: a user id, nothing secret. */
+export type SessionsChanged = { userId: number };
+
+/** The session caches of the running instances in this process (one, except in tests that start several); live-sessions.ts adds its own. */
+export const sessionHoldersInProcess = new Set<{ holdUser(userId: number): void }>();
+
+/**
+ * Announces that these users' sessions changed. Call it in the transaction
+ * that changed them: NOTIFY is delivered only when it commits. The caches in
+ * this process forget the users at once as well, and cache nothing of theirs
+ * until their own notification comes back: a request read between now and
+ * the commit still sees the old rows, and must not keep a revoked session
+ * cached after the caller has been told it ended.
+ */
+export async function notifySessionsChanged(db: Db, userIds: Iterable<number>): Promise<void> {
+  for (const userId of new Set(userIds)) {
+    for (const holder of sessionHoldersInProcess) holder.holdUser(userId);
+    const payload: SessionsChanged = { userId };
+    await sql`select pg_notify(${SESSIONS_CHANNEL}, ${JSON.stringify(payload)})`.execute(db);
+  }
+}
 
 export const SESSION_TTL_MS = 60 * 60 * 1000; // 1 hour
 export const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000; // 30 days

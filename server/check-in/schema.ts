@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { weightDate, weightKg } from '../weight/schema.js';
 import { idempotencyKey, idField, plainText } from '../validation.js';
 
-/** Check-ins (issue 13). zod only: the client's form imports this file. */
+/** Check-ins. zod only: the client's form imports this file. */
 
 export const CHECK_IN_NOTES_MAX = 1000;
 export const CHECK_IN_REPLY_MAX = 2000;

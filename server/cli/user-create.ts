@@ -164,7 +164,7 @@ async function createDirectly(config: Config, input: NewUserInput): Promise<Crea
   let lock: DataDirLock | null = null;
   let handle: DbHandle;
   if (config.databaseUrl) {
-    handle = connectPostgres(config.databaseUrl, 1);
+    handle = connectPostgres(config.databaseUrl, 1, { namedStatements: config.namedStatements });
     try {
       await sql`select 1`.execute(handle.db);
     } catch (err) {

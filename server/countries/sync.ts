@@ -2,6 +2,7 @@ import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { countCountries, upsertCountries } from './repo.js';
 
 countries.registerLocale(en);
 
@@ -20,15 +21,7 @@ export function isoCountries() {
  */
 export async function syncCountries(db: Kysely<Database>): Promise<number> {
   const list = isoCountries();
-  const existing = await db
-    .selectFrom('countries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  if (Number(existing.n) === list.length) return 0;
-  await db
-    .insertInto('countries')
-    .values(list)
-    .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ alpha2: eb.ref('excluded.alpha2'), name: eb.ref('excluded.name') })))
-    .execute();
+  if ((await countCountries(db)) === list.length) return 0;
+  await upsertCountries(db, list);
   return list.length;
 }

@@ -48,7 +48,16 @@ export type DbHandle = {
 /** A request waits this long for a pooled connection before it fails (as an outage: 503), instead of forever. */
 const POOL_CONNECT_TIMEOUT_MS = 5_000;
 
-export function connectPostgres(url: string, poolSize = 10): DbHandle {
+export type PostgresOptions = {
+  /**
+   * Name each query text so it is prepared once per connection (default). Off: every query goes
+   * unnamed, for a pooler in front that hands a session's statements to other server connections
+   * (PgBouncer in transaction mode before 1.21, which cannot track them).
+   */
+  namedStatements?: boolean;
+};
+
+export function connectPostgres(url: string, poolSize = 10, { namedStatements = true }: PostgresOptions = {}): DbHandle {
   configurePgTypes();
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS });
   pool.on('error', (err) => console.warn('[db] idle client error:', err.message));
@@ -56,7 +65,7 @@ export function connectPostgres(url: string, poolSize = 10): DbHandle {
   // pool's: when the server ends its connection (a restart: 57P01) the 'error' event would crash the
   // process. The query that was running fails on its own, and the pool drops the broken client on release.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatements ? withNamedStatements(pool) : pool }) });
   const listeners = new Set<ReturnType<typeof createPgListener>>();
   return {
     db,

@@ -232,7 +232,7 @@ export interface VisitsTable {
   created_at: CreatedAt;
 }
 
-/** A client's check-in (issue 13): the weight also goes to weights, the reply comes from a dietitian. */
+/** A client's check-in: the weight also goes to weights, the reply comes from a dietitian. */
 export interface CheckInsTable {
   id: Generated<number>;
   client_id: number;

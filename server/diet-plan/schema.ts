@@ -59,7 +59,7 @@ export const pdfLinkParams = z.object({ id: idField('id') });
 
 /* ------------------------------------------------------------------------ */
 /* A composed plan: days × meals, rendered server-side into a branded PDF.   */
-/* The dietitian console (issue 5) builds its form from these schemas.       */
+/* The dietitian console builds its form from these schemas.       */
 /* ------------------------------------------------------------------------ */
 
 /** Household measures an Indian kitchen uses, with the word printed on the plan. */

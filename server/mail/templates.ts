@@ -152,7 +152,7 @@ export function supportReplyMail(opts: { to: string; name: string; question: str
   };
 }
 
-/* The follow-up loop's mails (issue 13): check-in reply and reminders, renewal, pause and resume. */
+/* The follow-up loop's mails: check-in reply and reminders, renewal, pause and resume. */
 
 type Link = { label: string; href: string };
 

@@ -5,7 +5,7 @@ import { dietPlanPublishedMail, subscriptionAssignedMail } from '../mail/templat
 import { findSubscriptionForMail } from '../subscription/repo.js';
 
 /**
- * Mails that keep a client informed of what their dietitian did (issue 12).
+ * Mails that keep a client informed of what their dietitian did.
  * Called after the change has committed; queued, so the console's answer
  * never waits on SMTP. Each reads what it tells from the database, so the
  * mail says what the client will see.

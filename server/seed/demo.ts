@@ -43,6 +43,12 @@ export type SeedResult =
   | { seeded: false; reason: string }
   | { seeded: true; adminId: number; clientIds: { asha: number; rohan: number }; dietPlanIds: number[] };
 
+/** The e-mail addresses of the demo accounts that exist in this database (start-up prints their logins). */
+export async function demoAccountsPresent(db: Kysely<Database>): Promise<Set<string>> {
+  const emails = DEMO_ACCOUNTS.map((a) => a.email);
+  return new Set((await db.selectFrom('users').select('email').where('email', 'in', emails).execute()).map((r) => r.email));
+}
+
 const hasAnyUser = async (db: Kysely<Database>) => Boolean(await db.selectFrom('users').select('id').limit(1).executeTakeFirst());
 
 const split = (name: string) => {

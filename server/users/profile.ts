@@ -4,7 +4,7 @@ import { fullNameOf, type SessionUser } from '../auth/session.js';
 import * as repo from './repo.js';
 import type { UpdateProfileInput } from './schema.js';
 
-/** The signed-in user's own profile (issue 12). Health data: only its owner reads or changes it here. */
+/** The signed-in user's own profile. Health data: only its owner reads or changes it here. */
 
 const GONE = 'Your session has expired. Please sign in again.';
 

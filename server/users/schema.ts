@@ -4,7 +4,7 @@ import { emailText, optionalText, plainText, requiredText } from '../validation.
 import { HEIGHT_RANGE_MESSAGE, WEIGHT_RANGE_MESSAGE, heightMetres, weightKilograms } from '../measurements/schema.js';
 
 /**
- * The client's own profile (issue 12), shared by the profile page's forms and
+ * The client's own profile, shared by the profile page's forms and
  * the server. zod only: nothing from Node here.
  */
 

@@ -117,7 +117,7 @@ describe('the console', () => {
     await nav(page, 'Bookings');
     const booking = page.getByTestId('booking').first();
     await expect.poll(() => booking.textContent()).toContain('priya.nair@example.test');
-    // Phone numbers are shown formatted (issue 12).
+    // Phone numbers are shown formatted.
     for (const field of ['+91 98765 01234', 'Female', '34', '5\'4"', '71 kg', 'Kerala', 'India'])
       expect(await booking.textContent()).toContain(field);
     await booking.getByLabel('Notes').fill('Called; wants the PCOD plan');
@@ -232,7 +232,7 @@ describe('the console', () => {
     await expect.poll(() => request.textContent()).toContain('Do you offer video calls');
     await screenshot(page, 'admin-support');
     await request.getByRole('button', { name: 'Reply' }).click();
-    // Issue 12: an empty reply shows one error, under the field, and no toast.
+    // An empty reply shows one error, under the field, and no toast.
     await request.getByRole('button', { name: 'Send reply' }).click();
     await expect.poll(() => request.getByRole('alert').allTextContents()).toEqual(['Reply is required']);
     expect(await page.locator('[data-sonner-toast][data-type="error"]').count()).toBe(0);

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer, type TestUser } from '../helpers/serv
 import { expectPath, nav, newPage, screenshot, signInAsAdmin } from '../helpers/pages.js';
 
 /**
- * Issue 12, the signed-in areas as a person sees them at 375 and 1440 px: one
+ * The signed-in areas as a person sees them at 375 and 1440 px: one
  * content width per area, so titles never jump between pages; console tables become
  * stacked cards on a phone with Status and the actions on screen, and the plan
  * composer's time fields show "07:30 AM" whole, Meal under Time on a phone,

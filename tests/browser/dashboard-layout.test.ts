@@ -11,7 +11,7 @@ let server: TestServer;
 let browser: Browser;
 let client: Client;
 
-/** Every screen of issue 3 with realistic data, at the two widths the issue names. */
+/** Every dashboard screen with realistic data, at a phone's and a desktop's width. */
 const SCREENS = [
   ['/login', 'login', false],
   ['/reset-password?token=abc', 'reset-password', false],

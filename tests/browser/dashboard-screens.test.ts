@@ -192,7 +192,7 @@ describe('Update Weight and Weight History', () => {
     await expect.poll(() => weight.getAttribute('placeholder')).toBe('e.g., 70');
     expect(await date.getAttribute('type')).toBe('date');
     expect(await date.getAttribute('max')).toBe(localDay());
-    // Issue 12: the date starts at today, so most weigh-ins need one field.
+    // The date starts at today, so most weigh-ins need one field.
     expect(await date.inputValue()).toBe(localDay());
 
     await date.fill('');
@@ -252,7 +252,7 @@ describe('Update Weight and Weight History', () => {
     expect(await page.getByTestId('weight-chart').getAttribute('aria-label')).toContain('from 74 kg');
     await screenshot(page, 'weight-history');
 
-    // Issue 12: Remove asks first; keeping it changes nothing.
+    // Remove asks first; keeping it changes nothing.
     await table.getByRole('button', { name: /^Remove 70 kg/ }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove this weigh-in?' });
     await expect.poll(() => confirm.isVisible()).toBe(true);

@@ -86,7 +86,7 @@ describe('dashboard shell', () => {
     // Hidden from everyone while closed, so found by its test id.
     const nav = page.getByTestId('dashboard-drawer');
     await expect.poll(() => nav.getAttribute('data-state')).toBe('collapsed');
-    // Issue 12: no permanent icon bar squeezing every card.
+    // No permanent icon bar squeezing every card.
     await expect.poll(() => nav.isVisible()).toBe(false);
     const content = await page.getByTestId('dashboard-content').boundingBox();
     expect(content?.x).toBe(16);

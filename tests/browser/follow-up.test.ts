@@ -8,7 +8,7 @@ import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 const LIVE = { timeout: 20_000 };
 
-/** Issue 13 end to end: a check-in reaches the open console live; the reply reaches the client live. */
+/** End to end: a check-in reaches the open console live; the reply reaches the client live. */
 let server: TestServer;
 let browser: Browser;
 

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  * Lighthouse 12 (mobile preset, simulated throttling) on the production build
  * of every public page; it writes the figures to docs/benchmarks.md.
  *
- * Goal (issue 11): 100 in every category, LCP ≤ 1.5 s, TBT ≤ 100 ms, CLS ≤ 0.02 and
+ * Goal: 100 in every category, LCP ≤ 1.5 s, TBT ≤ 100 ms, CLS ≤ 0.02 and
  * at most 100 KB of compressed JavaScript on `/`. Lab scores move with the
  * machine's load (TBT most of all): each run fits its CPU slowdown to the host's
  * measured speed (cpuSlowdownFor), each page gets up to four runs and the best one counts.

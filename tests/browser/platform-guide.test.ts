@@ -9,7 +9,7 @@ import { screenshot, signedInPage } from '../helpers/pages.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /**
- * Issue 12: the Platform Guide is a step-by-step page with screenshots of the
+ * The Platform Guide is a step-by-step page with screenshots of the
  * real app (scripts/guide-screenshots.ts), not a placeholder promising a video.
  */
 let server: TestServer;

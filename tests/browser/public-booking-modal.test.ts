@@ -6,7 +6,7 @@ import { screenshot } from '../helpers/pages.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /**
- * Issue 12, booking modal: the title, the close button and Consult stay on
+ * Booking modal: the title, the close button and Consult stay on
  * screen while the form scrolls, on a 375 px phone too; after a failed submit
  * the focus is on the first field in error.
  */

@@ -226,7 +226,7 @@ describe('consultation modal', () => {
       country_id: 356,
       is_medical_condition: false,
     });
-    // Issue 12: the visitor is mailed what happens next, with the number we will call.
+    // The visitor is mailed what happens next, with the number we will call.
     await server.deps.mailer.drain();
     const mail = await server.deps.db
       .selectFrom('outbox')

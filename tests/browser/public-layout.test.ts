@@ -7,7 +7,7 @@ import { scrollThrough } from '../helpers/public-site.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 
 /**
- * Issue 12, layout and details of the public site, measured the way a person
+ * Layout and details of the public site, measured the way a person
  * sees the page: where the visible text and boxes of each band start.
  */
 let server: TestServer;

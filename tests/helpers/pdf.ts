@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import type { DietPlanPdfInput } from '../../server/pdf/diet-plan.js';
 
 /** The text of a PDF, as poppler reads it (layout flattened). */
 export const pdfText = (pdf: Uint8Array) => execFileSync('pdftotext', ['-', '-'], { input: Buffer.from(pdf), encoding: 'utf8' });
@@ -11,3 +12,26 @@ export function tinyPdf(note = 'uploaded'): Uint8Array {
 }
 
 export const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+/** A plan long enough to take pdfkit a good while: two weeks, five meals a day. */
+export const longDietPlan: DietPlanPdfInput = {
+  title: 'Four weeks of balanced meals',
+  from: '2026-11-02',
+  to: '2026-11-15',
+  clientName: 'Asha Verma',
+  dietitian: { firstName: 'Meera', lastName: 'Iyer' },
+  issuedOn: '2026-11-01',
+  days: Array.from({ length: 14 }, (_, d) => ({
+    label: `Day ${d + 1}`,
+    meals: ['07:30', '10:30', '13:00', '17:00', '20:00'].map((time, m) => ({
+      time,
+      name: ['Breakfast', 'Mid-morning', 'Lunch', 'Evening', 'Dinner'][m]!,
+      items: [
+        { food: `Vegetable poha (पोहा), day ${d + 1}`, portion: { quantity: 1, unit: 'katori' as const, grams: 150 } },
+        { food: 'Toned milk', portion: { quantity: 1, unit: 'glass' as const, ml: 200 } },
+        { food: 'Seasonal fruit', portion: { quantity: 1, unit: 'piece' as const, grams: 100 } },
+      ],
+      notes: 'Chew slowly; a glass of water half an hour before.',
+    })),
+  })),
+};

@@ -136,7 +136,7 @@ describe('composed plans', () => {
     expect(first.filename).toBe(`diet-plan-${planId}-v1-2026-12-01-to-2026-12-07.pdf`);
     expect((await trail(planId)).map((a) => a.action)).toEqual(['diet_plan.composed', 'diet_plan.revised']);
 
-    // Issue 12: the client is mailed for the new plan and for the new version.
+    // The client is mailed for the new plan and for the new version.
     const mails = await server.deps.db
       .selectFrom('outbox')
       .select(['subject', 'body_text', 'body_html'])

@@ -35,7 +35,7 @@ describe('subscriptions', () => {
     subscriptionId = res.id;
     expect(res.message).toMatch(/^Weight Loss 6 Months runs from \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}\.$/);
 
-    // Issue 12: the client is told, in plain text and HTML.
+    // The client is told, in plain text and HTML.
     const mail = await server.deps.db
       .selectFrom('outbox')
       .select(['subject', 'body_text', 'body_html'])

@@ -119,7 +119,7 @@ describe('POST /api/auth/sign-in', () => {
     }
   });
 
-  it('tells someone with the right password at the wrong door where to sign in (issue 12)', async () => {
+  it('tells someone with the right password at the wrong door where to sign in', async () => {
     const atClientDoor = await signIn({ email: admin.email, password: admin.password, role: 2 });
     expect(atClientDoor.status).toBe(401);
     expect(atClientDoor.body.message).toBe('This sign-in is for clients. Dietitians sign in to the console at /admin.');

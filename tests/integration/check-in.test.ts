@@ -3,7 +3,7 @@ import { addDays } from '../../server/check-in/cadence.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { callerFor, failure, wsClient } from '../helpers/callers.js';
 
-/** The follow-up loop (issue 13) over REST, tRPC and the live bus, with a clock the test moves. */
+/** The follow-up loop over REST, tRPC and the live bus, with a clock the test moves. */
 let now = new Date('2026-10-10T09:00:00Z');
 
 let server: TestServer;

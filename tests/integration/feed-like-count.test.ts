@@ -5,7 +5,7 @@ import { httpClient, quickClients } from '../helpers/callers.js';
 import { toggleLike } from '../../server/feed/repo.js';
 
 /**
- * Issue 10: a post keeps its like count (a trigger on feed_likes, same
+ * A post keeps its like count (a trigger on feed_likes, same
  * transaction), and like toggles wait only for other writes to the same post.
  */
 let server: TestServer;

@@ -9,7 +9,7 @@ import { httpClient, quickClients } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * Issue 10: feed pages are kept in memory between changes (server/feed/page-cache.ts).
+ * Feed pages are kept in memory between changes (server/feed/page-cache.ts).
  * What must hold: nobody ever reads a page older than a change they could know of.
  */
 let server: TestServer;

@@ -137,7 +137,7 @@ describe('reminders with two instances on one database', () => {
     await sweepEverywhere('2026-09-28');
     const subjects = (await mailsTo(short.email)).map((m) => m.subject);
     expect(subjects.filter((s) => s.startsWith('Your Weight Loss 1 Month ends'))).toHaveLength(1);
-    // Issue 12: the subscription is about to end, in the product's one date format.
+    // The subscription is about to end, in the product's one date format.
     const renewal = (await mailsTo(short.email)).find((m) => m.subject.startsWith('Your Weight Loss 1 Month ends'));
     expect(renewal?.subject).toBe('Your Weight Loss 1 Month ends on 30 Sep 2026');
     expect(renewal?.body_text).toContain('ends on 30 Sep 2026, in 3 days.');

@@ -79,7 +79,7 @@ describe('logs, request ids and metrics', () => {
   });
 
   it('echoes the request id on the WebSocket upgrade and logs each call over the socket with it', async () => {
-    // Calls over a socket need a live session (issue 8): it comes in connectionParams.
+    // Calls over a socket need a live session: it comes in connectionParams.
     const { token } = await server.user();
     const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/trpc?connectionParams=1`, {
       headers: { 'x-request-id': 'ws-round-trip-1' },

@@ -13,7 +13,7 @@ import { type ServerProcess, startServerProcess, tempDataDir, freePort } from '.
 import { httpClient, recordFeed, wsClient } from '../helpers/callers.js';
 
 /**
- * Issue 10, scale-out on real parts without Docker: HAProxy from Debian with
+ * Scale-out on real parts without Docker: HAProxy from Debian with
  * the settings of deploy/haproxy/haproxy.cfg, in front of two instances of
  * server/main.ts on one real Postgres. The live feed works across instances,
  * and a rolling restart under steady load fails no request and loses no event.

@@ -53,7 +53,7 @@ describe('assignSubscription', () => {
       planId: 'tier-commitment',
     });
     expect(current.isExpired).toBe(false);
-    // Issue 12: a "4 Weeks" plan lasts 28 days, the start day included.
+    // A "4 Weeks" plan lasts 28 days, the start day included.
     expect(findPlan('DP', 'tier-thyroid')!.duration).toBe('4 Weeks');
     expect(older.endDate).toBe(daysFromToday(-20 + 27));
   });

@@ -9,7 +9,7 @@ import { createTestDatabase } from '../helpers/db.js';
 import { type ServerProcess, startServerProcess, tempDataDir } from '../helpers/processes.js';
 
 /**
- * Traces (issue 14, decision 051): off unless OTEL_EXPORTER_OTLP_ENDPOINT is
+ * Traces (decision 051): off unless OTEL_EXPORTER_OTLP_ENDPOINT is
  * set, and then HTTP, pg and tRPC spans reach an OTLP/HTTP receiver. The real
  * server/main.ts runs as a child process with a preload that records every
  * module it imports.

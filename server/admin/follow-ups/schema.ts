@@ -4,7 +4,7 @@ import { dateField, idField, requiredText } from '../../validation.js';
 import { optionalText } from '../common.js';
 
 /**
- * The dietitians' follow-up queue: reply, pause and resume inputs (issue 13).
+ * The dietitians' follow-up queue: reply, pause and resume inputs.
  * zod only; the queue's shape lives in server/check-in/schema.ts.
  */
 

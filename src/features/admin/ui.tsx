@@ -1,6 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Page as BasePage, type PageProps } from '../../components/ui/Page';
+import { Card } from '../../components/ui/Card';
 import { PagerArrows } from '../../components/ui/PagerArrows';
 import {
   EmptyState as BaseEmptyState,
@@ -158,3 +159,61 @@ export function Table({ children, label }: { children: ReactNode; label: string 
 }
 export const th = 'px-4 py-2.5 text-xs font-semibold tracking-wide text-slate-500 uppercase bg-slate-50';
 export const td = 'px-4 py-3 align-top text-slate-800';
+
+/** A filter and the page of its list: choosing another filter goes back to the first page. */
+export function useFilteredPages<T extends string>(initial: T) {
+  const [filter, setFilter] = useState<T>(initial);
+  const [page, setPage] = useState(0);
+  const choose = (next: T) => {
+    setFilter(next);
+    setPage(0);
+  };
+  return { filter, choose, page, setPage };
+}
+
+/**
+ * A paged list of cards under a row of filter chips (Bookings, Support): the
+ * filter, the loading, error and empty states, one card per item and the pager.
+ */
+export function FilteredCardList<F extends string, T extends { items: readonly { id: number }[]; total: number }>({
+  filterLabel,
+  filters,
+  pages,
+  query,
+  loadingLabel,
+  empty,
+  testId,
+  pageSize,
+  pagerLabel,
+  children,
+}: {
+  filterLabel: string;
+  filters: readonly { value: F; label: string }[];
+  pages: ReturnType<typeof useFilteredPages<F>>;
+  query: UseQueryResult<T, unknown>;
+  loadingLabel: string;
+  /** What an empty list says, inside its card. */
+  empty: ReactNode;
+  testId: string;
+  pageSize: number;
+  pagerLabel: string;
+  children: (item: T['items'][number]) => ReactNode;
+}) {
+  return (
+    <>
+      <div className="mb-4">
+        <Segmented label={filterLabel} value={pages.filter} options={filters} onChange={pages.choose} />
+      </div>
+      <QueryStates query={query} loadingLabel={loadingLabel} empty={<Card>{empty}</Card>}>
+        {(result) => (
+          <div className="flex flex-col gap-4" data-testid={testId}>
+            {result.items.map((item) => children(item))}
+            <Card>
+              <Pager page={pages.page} pageSize={pageSize} total={result.total} onPage={pages.setPage} label={pagerLabel} />
+            </Card>
+          </div>
+        )}
+      </QueryStates>
+    </>
+  );
+}

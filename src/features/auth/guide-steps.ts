@@ -1,5 +1,5 @@
 /**
- * The Platform Guide's steps (issue 12). `scripts/guide-screenshots.ts` opens each `path` in the
+ * The Platform Guide's steps. `scripts/guide-screenshots.ts` opens each `path` in the
  * running app with the demo data, signed in as the demo client, and saves what it shows as
  * `/images/guide/<id>.webp` at GUIDE_SHOT size; the page shows the same list with those pictures.
  * Add or reorder a step here, then run `npm run guide:screenshots`.

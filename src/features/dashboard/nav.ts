@@ -15,7 +15,7 @@ export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'Active Subscription', href: '/active-subscription', Icon: CreditCard },
   { title: 'Check BMI', href: '/check-bmi', Icon: Activity },
   { title: 'My Profile', href: '/profile', Icon: UserRound },
-  // Issue 12: the guide lives outside the dashboard ('~/' leaves the nested router).
+  // The guide lives outside the dashboard ('~/' leaves the nested router).
   { title: 'Platform Guide', href: '~/platform-guide', Icon: BookOpen },
 ];
 

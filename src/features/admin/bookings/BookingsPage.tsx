@@ -13,7 +13,7 @@ import type { RouterOutputs } from '../../../lib/router-types';
 import { useTRPC } from '../../../lib/trpc';
 import { formatPhone } from '../../../lib/format';
 import { formatMoment } from '../format';
-import { Badge, EmptyState, Facts, Page, Pager, QueryStates, Segmented, type Tone } from '../ui';
+import { Badge, EmptyState, Facts, FilteredCardList, Page, type Tone, useFilteredPages } from '../ui';
 
 type Booking = RouterOutputs['admin']['bookings']['list']['items'][number];
 
@@ -29,47 +29,31 @@ const TONE: Record<BookingStatus, Tone> = { new: 'blue', contacted: 'amber', con
 
 export function BookingsPage() {
   const trpc = useTRPC();
-  const [status, setStatus] = useState<'all' | BookingStatus>('new');
-  const [page, setPage] = useState(0);
+  const pages = useFilteredPages<'all' | BookingStatus>('new');
+  const status = pages.filter;
   const list = useQuery({
-    ...trpc.admin.bookings.list.queryOptions({ status, page, pageSize: PAGE_SIZE }),
+    ...trpc.admin.bookings.list.queryOptions({ status, page: pages.page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
   return (
     <Page title="Bookings" lead="Free consultation requests: call them, then convert them into clients or close them.">
-      <div className="mb-4">
-        <Segmented
-          label="Booking status"
-          value={status}
-          options={FILTERS}
-          onChange={(s) => {
-            setStatus(s);
-            setPage(0);
-          }}
-        />
-      </div>
-      <QueryStates
+      <FilteredCardList
+        filterLabel="Booking status"
+        filters={FILTERS}
+        pages={pages}
         query={list}
         loadingLabel="Loading bookings"
         empty={
-          <Card>
-            <EmptyState Icon={CalendarClock}>
-              No {status === 'all' ? '' : `${BOOKING_STATUS_LABELS[status].toLowerCase()} `}bookings.
-            </EmptyState>
-          </Card>
+          <EmptyState Icon={CalendarClock}>
+            No {status === 'all' ? '' : `${BOOKING_STATUS_LABELS[status].toLowerCase()} `}bookings.
+          </EmptyState>
         }
+        testId="bookings-list"
+        pageSize={PAGE_SIZE}
+        pagerLabel="bookings"
       >
-        {(result) => (
-          <div className="flex flex-col gap-4" data-testid="bookings-list">
-            {result.items.map((b) => (
-              <BookingCard key={b.id} booking={b} />
-            ))}
-            <Card>
-              <Pager page={page} pageSize={PAGE_SIZE} total={result.total} onPage={setPage} label="bookings" />
-            </Card>
-          </div>
-        )}
-      </QueryStates>
+        {(b) => <BookingCard key={b.id} booking={b} />}
+      </FilteredCardList>
     </Page>
   );
 }

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { ClipboardCheck, MessageSquareReply, Pause, Play } from 'lucide-react';
-import { useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import { Link, useSearch } from 'wouter';
@@ -22,7 +22,7 @@ import { WeightChart } from '../../../components/charts/WeightChart';
 import { Badge, EmptyState, LoadError, Loading, Page } from '../ui';
 
 /**
- * Issue 13: every client on a running plan, overdue first, then due today,
+ * Every client on a running plan, overdue first, then due today,
  * then upcoming (the server orders them). Live: a check-in, reply, pause or
  * resume anywhere reloads the queue, so it re-orders without a reload.
  */
@@ -179,20 +179,6 @@ function FollowUpCard({ row }: { row: FollowUpRow }) {
   );
 }
 
-/** Cancel and submit under a dialog's form. */
-function DialogButtons({ onCancel, busy, submit }: { onCancel: () => void; busy: boolean; submit: string }) {
-  return (
-    <div className="flex justify-end gap-3">
-      <Button type="button" variant="secondary" onClick={onCancel}>
-        Cancel
-      </Button>
-      <Button type="submit" disabled={busy}>
-        {submit}
-      </Button>
-    </div>
-  );
-}
-
 /** After a change, reload the queue at once (the live event reloads it too, on every open console). */
 function useRefreshQueue() {
   const trpc = useTRPC();
@@ -200,104 +186,142 @@ function useRefreshQueue() {
   return () => queryClient.invalidateQueries({ queryKey: trpc.admin.followUps.queue.queryKey() });
 }
 
+/**
+ * Runs one change to the queue: its message as a toast, then `done` (closing a
+ * dialog) and the queue read again; a refusal as a toast, the dialog left open.
+ */
+function useQueueChange() {
+  const refresh = useRefreshQueue();
+  return async (send: () => Promise<{ message: string }>, done?: () => void) => {
+    try {
+      const res = await send();
+      toast.success(res.message);
+      done?.();
+      void refresh();
+    } catch (error) {
+      toastError(error);
+    }
+  };
+}
+
+/** A queue action's dialog: its form, then Cancel and the submit button. */
+function QueueDialog({
+  open,
+  onClose,
+  title,
+  description,
+  onSubmit,
+  busy,
+  submit,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  busy: boolean;
+  submit: string;
+  children: ReactNode;
+}) {
+  return (
+    <Modal open={open} onOpenChange={(o) => !o && onClose()} title={title} description={description}>
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        {children}
+        <div className="flex justify-end gap-3">
+          <Button type="button" variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {submit}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
 function ReplyDialog({ open, onClose, row, checkInId }: { open: boolean; onClose: () => void; row: FollowUpRow; checkInId: number }) {
   const trpc = useTRPC();
-  const refresh = useRefreshQueue();
+  const change = useQueueChange();
   const reply = useMutation(trpc.admin.followUps.reply.mutationOptions());
   const form = useForm<z.input<typeof replyForm>, unknown, z.output<typeof replyForm>>({
     resolver: zodResolver(replyForm),
     defaultValues: { reply: '' },
   });
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      const res = await reply.mutateAsync({ ...values, checkInId });
-      toast.success(res.message);
-      form.reset();
-      onClose();
-      void refresh();
-    } catch (error) {
-      toastError(error);
-    }
-  });
+  const onSubmit = form.handleSubmit((values) =>
+    change(
+      () => reply.mutateAsync({ ...values, checkInId }),
+      () => {
+        form.reset();
+        onClose();
+      },
+    ),
+  );
   return (
-    <Modal
+    <QueueDialog
       open={open}
-      onOpenChange={(o) => !o && onClose()}
+      onClose={onClose}
       title={`Reply to ${row.name}`}
       description="The reply shows on the client’s Check-in page and is mailed to them."
+      onSubmit={onSubmit}
+      busy={reply.isPending}
+      submit="Send reply"
     >
-      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <TextAreaField
-          label="Reply"
-          rows={5}
-          maxLength={CHECK_IN_REPLY_MAX}
-          error={form.formState.errors.reply?.message}
-          {...form.register('reply')}
-        />
-        <DialogButtons onCancel={onClose} busy={reply.isPending} submit="Send reply" />
-      </form>
-    </Modal>
+      <TextAreaField
+        label="Reply"
+        rows={5}
+        maxLength={CHECK_IN_REPLY_MAX}
+        error={form.formState.errors.reply?.message}
+        {...form.register('reply')}
+      />
+    </QueueDialog>
   );
 }
 
 function PauseDialog({ open, onClose, row }: { open: boolean; onClose: () => void; row: FollowUpRow }) {
   const trpc = useTRPC();
-  const refresh = useRefreshQueue();
+  const change = useQueueChange();
   const pause = useMutation(trpc.admin.followUps.pause.mutationOptions());
   const form = useForm<z.input<typeof pauseForm>, unknown, z.output<typeof pauseForm>>({
     resolver: zodResolver(pauseForm),
     defaultValues: { from: localToday(), reason: '' },
   });
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      const res = await pause.mutateAsync({ ...values, subscriptionId: row.subscriptionId });
-      toast.success(res.message);
-      onClose();
-      void refresh();
-    } catch (error) {
-      toastError(error);
-    }
-  });
+  const onSubmit = form.handleSubmit((values) =>
+    change(() => pause.mutateAsync({ ...values, subscriptionId: row.subscriptionId }), onClose),
+  );
   return (
-    <Modal
+    <QueueDialog
       open={open}
-      onOpenChange={(o) => !o && onClose()}
+      onClose={onClose}
       title={`Pause ${row.planName}`}
       description={`No check-ins are due for ${row.name} while paused; resuming adds the paused days to the end date.`}
+      onSubmit={onSubmit}
+      busy={pause.isPending}
+      submit="Pause plan"
     >
-      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <TextField
-          label="Paused from"
-          type="date"
-          max={localToday()}
-          error={form.formState.errors.from?.message}
-          {...form.register('from')}
-        />
-        <TextField label="Reason (optional)" error={form.formState.errors.reason?.message} {...form.register('reason')} />
-        <DialogButtons onCancel={onClose} busy={pause.isPending} submit="Pause plan" />
-      </form>
-    </Modal>
+      <TextField
+        label="Paused from"
+        type="date"
+        max={localToday()}
+        error={form.formState.errors.from?.message}
+        {...form.register('from')}
+      />
+      <TextField label="Reason (optional)" error={form.formState.errors.reason?.message} {...form.register('reason')} />
+    </QueueDialog>
   );
 }
 
 function ResumeButton({ row }: { row: FollowUpRow }) {
   const trpc = useTRPC();
-  const refresh = useRefreshQueue();
+  const change = useQueueChange();
   const resume = useMutation(trpc.admin.followUps.resume.mutationOptions());
   return (
     <Button
       size="sm"
       variant="secondary"
       disabled={resume.isPending}
-      onClick={async () => {
-        try {
-          const res = await resume.mutateAsync({ subscriptionId: row.subscriptionId });
-          toast.success(res.message);
-          void refresh();
-        } catch (error) {
-          toastError(error);
-        }
-      }}
+      onClick={() => change(() => resume.mutateAsync({ subscriptionId: row.subscriptionId }))}
     >
       <Play className="h-4 w-4" aria-hidden="true" />
       Resume plan

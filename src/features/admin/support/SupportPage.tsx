@@ -13,7 +13,7 @@ import type { RouterOutputs } from '../../../lib/router-types';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatMoment } from '../format';
-import { Badge, EmptyState, Page, Pager, QueryStates, Segmented } from '../ui';
+import { Badge, EmptyState, FilteredCardList, Page, useFilteredPages } from '../ui';
 
 const PAGE_SIZE = 10;
 const FILTERS = [
@@ -26,47 +26,30 @@ type Request = RouterOutputs['admin']['support']['list']['items'][number];
 
 export function SupportPage() {
   const trpc = useTRPC();
-  const [status, setStatus] = useState<'open' | 'answered' | 'all'>('open');
-  const [page, setPage] = useState(0);
+  const pages = useFilteredPages<'open' | 'answered' | 'all'>('open');
   const list = useQuery({
-    ...trpc.admin.support.list.queryOptions({ status, page, pageSize: PAGE_SIZE }),
+    ...trpc.admin.support.list.queryOptions({ status: pages.filter, page: pages.page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
   });
   return (
     <Page title="Support" lead="Messages from the Contact Us form. Open ones are listed oldest first." width="max-w-4xl">
-      <div className="mb-4">
-        <Segmented
-          label="Request status"
-          value={status}
-          options={FILTERS}
-          onChange={(s) => {
-            setStatus(s);
-            setPage(0);
-          }}
-        />
-      </div>
-      <QueryStates
+      <FilteredCardList
+        filterLabel="Request status"
+        filters={FILTERS}
+        pages={pages}
         query={list}
         loadingLabel="Loading requests"
         empty={
-          <Card>
-            <EmptyState Icon={LifeBuoy}>
-              {status === 'open' ? 'Inbox zero: nothing waiting for an answer.' : 'No requests here.'}
-            </EmptyState>
-          </Card>
+          <EmptyState Icon={LifeBuoy}>
+            {pages.filter === 'open' ? 'Inbox zero: nothing waiting for an answer.' : 'No requests here.'}
+          </EmptyState>
         }
+        testId="support-list"
+        pageSize={PAGE_SIZE}
+        pagerLabel="requests"
       >
-        {(result) => (
-          <div className="flex flex-col gap-4" data-testid="support-list">
-            {result.items.map((r) => (
-              <RequestCard key={r.id} request={r} />
-            ))}
-            <Card>
-              <Pager page={page} pageSize={PAGE_SIZE} total={result.total} onPage={setPage} label="requests" />
-            </Card>
-          </div>
-        )}
-      </QueryStates>
+        {(r) => <RequestCard key={r.id} request={r} />}
+      </FilteredCardList>
     </Page>
   );
 }

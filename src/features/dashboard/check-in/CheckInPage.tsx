@@ -25,7 +25,7 @@ type FormValues = z.output<typeof checkInForm>;
 export const CHECK_IN_SENT = 'Check-in sent. Your dietitian will reply soon.';
 const ADHERENCE_STEPS = Object.entries(ADHERENCE_LABELS).map(([value, label]) => ({ value: Number(value), label }));
 
-/** Issue 13: when the next check-in is due, the form, and past check-ins with the dietitian's replies (live). */
+/** When the next check-in is due, the form, and past check-ins with the dietitian's replies (live). */
 export function CheckInPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -6,7 +6,7 @@ import { DevicesCard } from './DevicesCard';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
 
-/** Issue 12: the client's own details, password and signed-in devices. */
+/** The client's own details, password and signed-in devices. */
 export function ProfilePage() {
   const trpc = useTRPC();
   const profile = useQuery({ ...trpc.profile.get.queryOptions(), staleTime: 0 });
