@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Logger } from '../logger.js';
 import type { FileStorage } from '../storage/storage.js';
+import * as repo from './repo.js';
 import { storageKey, UNCLAIMED_LIFETIME_MS } from './service.js';
 
 export const CLEANUP_JOB = 'attachments.cleanup';
@@ -22,25 +23,12 @@ export async function deleteUnclaimedAttachments(deps: CleanupDeps): Promise<num
   for (;;) {
     const cutoff = new Date(deps.clock().getTime() - UNCLAIMED_LIFETIME_MS);
     const deleted = await deps.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('attachments')
-        .select('id')
-        .where('claimed_at', 'is', null)
-        .where('created_at', '<', cutoff)
-        .orderBy('created_at')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute();
+      const rows = await repo.lockUnclaimedBefore(trx, cutoff, BATCH);
       if (rows.length === 0) return 0;
-      await trx
-        .deleteFrom('attachments')
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
+      await repo.deleteAttachments(
+        trx,
+        rows.map((r) => r.id),
+      );
       for (const row of rows) {
         await deps.storage.delete(storageKey(row.id, 'file'));
         // Also when no thumbnail was recorded: an upload that failed half-way may have stored one.

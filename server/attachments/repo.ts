@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/index.js';
+import type { AttachmentUse, AttachmentsTable } from '../db/schema.js';
 
 export const attachmentColumns = [
   'id',
@@ -36,4 +38,50 @@ export function uploadsSince(db: Db, uploaderId: number, since: Date) {
     .where('created_at', '>', since)
     .orderBy('created_at', 'asc')
     .execute();
+}
+
+/** Uploads nobody claimed since before `cutoff`, locked for deletion (SKIP LOCKED: instances share the work). */
+export function lockUnclaimedBefore(trx: Db, cutoff: Date, limit: number) {
+  return trx
+    .selectFrom('attachments')
+    .select('id')
+    .where('claimed_at', 'is', null)
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export function deleteAttachments(db: Db, ids: readonly string[]) {
+  return db.deleteFrom('attachments').where('id', 'in', ids).execute();
+}
+
+/** The ready uploads among `ids` (well-formed UUIDs only), locked for a claim in the caller's transaction. */
+export function lockReadyAttachments(trx: Db, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return trx.selectFrom('attachments').select(attachmentColumns).where('id', 'in', ids).where('ready', '=', true).forUpdate().execute();
+}
+
+export function markClaimed(trx: Db, ids: readonly string[], claim: { clientId: number; use: AttachmentUse; at: Date }) {
+  return trx
+    .updateTable('attachments')
+    .set({ client_id: claim.clientId, used_for: claim.use, claimed_at: claim.at })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export function insertUpload(db: Db, row: Insertable<AttachmentsTable>) {
+  return db.insertInto('attachments').values(row).execute();
+}
+
+/** The upload's bytes are stored: it may be seen and claimed from now on. */
+export function markReady(db: Db, id: string, stored: { size: number; hasThumbnail: boolean }) {
+  return db
+    .updateTable('attachments')
+    .set({ ready: true, size: stored.size, has_thumbnail: stored.hasThumbnail })
+    .where('id', '=', id)
+    .returning(attachmentColumns)
+    .executeTakeFirstOrThrow();
 }

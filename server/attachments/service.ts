@@ -11,7 +11,8 @@ import { plainText } from '../validation.js';
 import { type AcceptedType, EXTENSIONS, looksLikeWholePdf, nameContradicts, sniffType, TYPE_LABEL } from './file-type.js';
 import { reencodeImage } from './images.js';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_MB, MAX_ATTACHMENTS_PER_ITEM, UNCLAIMED_LIFETIME_MS } from './limits.js';
-import { type AttachmentRow, attachmentColumns, findAttachments, isUuid, uploadsSince } from './repo.js';
+import * as repo from './repo.js';
+import { type AttachmentRow, findAttachments, isUuid, uploadsSince } from './repo.js';
 import { checkAttachmentLink, newLinkKey, signAttachmentLink, type Variant } from './signed-url.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -75,16 +76,7 @@ export async function claimAttachments(
   const ids = args.ids.map((id) => id.toLowerCase());
   if (new Set(ids).size !== ids.length) refuse('The same file is attached twice.');
   const wellFormed = ids.filter(isUuid);
-  const rows =
-    wellFormed.length === 0
-      ? []
-      : await trx
-          .selectFrom('attachments')
-          .select(attachmentColumns)
-          .where('id', 'in', wellFormed)
-          .where('ready', '=', true)
-          .forUpdate()
-          .execute();
+  const rows = await repo.lockReadyAttachments(trx, wellFormed);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const since = Date.now() - UNCLAIMED_LIFETIME_MS;
   for (const id of ids) {
@@ -93,11 +85,7 @@ export async function claimAttachments(
     if (row!.claimed_at !== null) refuse(`“${row!.name}” is already attached elsewhere. Upload it again to send it here.`);
     if (row!.created_at.getTime() <= since) refuse(`“${row!.name}” was uploaded more than a day ago and has expired. Upload it again.`);
   }
-  await trx
-    .updateTable('attachments')
-    .set({ client_id: args.clientId, used_for: args.use, claimed_at: new Date() })
-    .where('id', 'in', ids)
-    .execute();
+  await repo.markClaimed(trx, ids, { clientId: args.clientId, use: args.use, at: new Date() });
   const now = Date.now();
   return ids.map((id) => toView(byId.get(id)!, now));
 }
@@ -206,18 +194,15 @@ async function reserveUpload(deps: UploadDeps, uploaderId: number, row: { id: st
       );
     }
     await recordSlots(trx, [count], now);
-    await trx
-      .insertInto('attachments')
-      .values({
-        id: row.id,
-        uploader_id: uploaderId,
-        name: row.name,
-        content_type: row.type,
-        received_bytes: row.bytes,
-        link_key: newLinkKey(),
-        created_at: now,
-      })
-      .execute();
+    await repo.insertUpload(trx, {
+      id: row.id,
+      uploader_id: uploaderId,
+      name: row.name,
+      content_type: row.type,
+      received_bytes: row.bytes,
+      link_key: newLinkKey(),
+      created_at: now,
+    });
   });
 }
 
@@ -241,12 +226,7 @@ export async function uploadAttachment(
     else ({ bytes: stored, thumbnail } = await reencodeImage(file.bytes, type));
     await deps.storage.put(storageKey(id, 'file'), stored, type);
     if (thumbnail) await deps.storage.put(storageKey(id, 'thumbnail'), thumbnail, 'image/webp');
-    const row = await deps.db
-      .updateTable('attachments')
-      .set({ ready: true, size: stored.length, has_thumbnail: thumbnail !== null })
-      .where('id', '=', id)
-      .returning(attachmentColumns)
-      .executeTakeFirstOrThrow();
+    const row = await repo.markReady(deps.db, id, { size: stored.length, hasThumbnail: thumbnail !== null });
     return toView(row, deps.clock().getTime());
   } catch (err) {
     await discardUpload(deps, id).catch((cleanupError) =>
@@ -259,7 +239,7 @@ export async function uploadAttachment(
 async function discardUpload(deps: Pick<UploadDeps, 'db' | 'storage'>, id: string) {
   await deps.storage.delete(storageKey(id, 'file'));
   await deps.storage.delete(storageKey(id, 'thumbnail'));
-  await deps.db.deleteFrom('attachments').where('id', '=', id).execute();
+  await repo.deleteAttachments(deps.db, [id]);
 }
 
 // ---------------------------------------------------------------- downloads

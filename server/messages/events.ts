@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
+import { notifyMessages } from './repo.js';
 import type { MessageSignal } from './schema.js';
 
 /**
@@ -12,7 +12,7 @@ import type { MessageSignal } from './schema.js';
 export const MESSAGES_CHANNEL = 'messages';
 
 export async function publishMessageSignal(trx: Db, signal: MessageSignal): Promise<void> {
-  await sql`select pg_notify(${MESSAGES_CHANNEL}, ${JSON.stringify(signal)})`.execute(trx);
+  await notifyMessages(trx, MESSAGES_CHANNEL, JSON.stringify(signal));
 }
 
 /** A payload from the channel, or null when it is not one of ours. */

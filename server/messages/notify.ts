@@ -113,11 +113,7 @@ async function decide(trx: Db, c: Locked, side: NoticeSide, now: Date): Promise<
       : fullNameOf({ first_name: waiting.sender_first, last_name: waiting.sender_last ?? '' });
   let recipients: Recipient[];
   if (side === 'client') {
-    const client = await trx
-      .selectFrom('users')
-      .select(['id', 'email', 'first_name', 'is_active'])
-      .where('id', '=', c.client_id)
-      .executeTakeFirst();
+    const client = await repo.clientContact(trx, c.client_id);
     recipients = client?.is_active ? [{ userId: client.id, email: client.email, firstName: client.first_name }] : [];
   } else {
     const team = await repo.activeDietitians(trx);

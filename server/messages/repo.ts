@@ -467,3 +467,13 @@ export function settleNotice(trx: Db, conversationId: number, side: 'client' | '
     .where('id', '=', conversationId)
     .execute();
 }
+
+/** Where to write to a client about their conversation. */
+export function clientContact(db: Db, clientId: number) {
+  return db.selectFrom('users').select(['id', 'email', 'first_name', 'is_active']).where('id', '=', clientId).executeTakeFirst();
+}
+
+/** The live-delivery hint, sent from inside the change's transaction (only a commit sends it): ids and numbers only. */
+export async function notifyMessages(trx: Db, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
+}
