@@ -60,7 +60,8 @@ import { messageHead, messageTail, textFrame } from './frames.js';
  * events: clientProcedure.input(eventsInput).subscription(({ ctx, input, signal }) =>
  *   ctx.deps.messagesLive.open(messageStream(ctx.deps), { viewer, cursor: input.lastEventId, ...liveSubscriber(ctx, signal) })),
  * ```
- * Tested once for every stream in tests/integration/live-channel.test.ts.
+ * Tested once for every stream: server/realtime/live-channel.test.ts (a test-only conversation stream)
+ * and tests/contracts/ws-frames.test.ts (over tRPC's real WebSocket adapter).
  */
 
 /** Where a stream's notifications come from: every instance's, in commit order (LISTEN/NOTIFY, ids only in payloads). */
