@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects:
+ * Four projects:
  * - unit: pure functions beside the code (server/**, src/**);
+ * - contracts: the framework internals the code relies on, and the layering rules (tests/contracts);
  * - integration: the real HTTP/WebSocket server over a real database (tests/integration);
  * - browser: Playwright driving Debian's Chromium against a built client (tests/browser).
  * An unexpected console.error fails a test (tests/helpers/setup.ts).
@@ -14,6 +15,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'unit', include: ['server/**/*.test.ts', 'src/**/*.test.{ts,tsx}'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: { name: 'contracts', include: ['tests/contracts/**/*.test.ts'], environment: 'node' },
       },
       {
         extends: true,

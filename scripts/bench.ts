@@ -4,7 +4,7 @@
  *
  *   npm run bench                      full run, writes the "Server" section of docs/benchmarks.md
  *   npm run bench -- --smoke           a few seconds of each part, nothing written (CI)
- *   npm run bench -- --profile         also writes CPU profiles of the app, the reference and the bare fan-out server to .bench/
+ *   npm run bench -- --profile         also writes CPU profiles of the app and the reference to .bench/
  *   npm run bench -- --observability   logs + metrics on vs off on the feed read (scripts/bench-observability.ts)
  *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,layers,fanout,pglite  --no-pglite  --out=FILE
  *
@@ -336,13 +336,12 @@ async function main() {
     await db.query('create table bench_reference_events (like feed_events including all)');
 
     const env = { DATABASE_URL: url, BENCH_DATABASE_URL: url };
-    const [app, app2, reference, bare] = await Promise.all([
+    const [app, app2, reference] = await Promise.all([
       startChild('app', 'app-server.ts', env, { cpuProfileDir: profileDir }),
       startChild('app-2', 'app-server.ts', env),
       startChild('reference', 'reference-server.ts', env, { cpuProfileDir: profileDir }),
-      startChild('bare-fanout', 'fanout-server.ts', {}, { cpuProfileDir: profileDir }),
     ]);
-    children.push(app, app2, reference, bare);
+    children.push(app, app2, reference);
 
     const readResults = parts.has('reads') ? await reads(app, reference, data) : null;
     const likeResults = parts.has('likes') ? await likes(app, reference, data, db) : null;
@@ -359,14 +358,15 @@ async function main() {
       // Events are cheap next to opening the sockets; many of them keep one slow moment of the shared machine from deciding the percentiles.
       const rounds = smoke ? 2 : count >= 10_000 ? 12 : count >= 5000 ? 20 : 30;
       log(`fan-out to ${count} subscribers, ${rounds} events each`);
+      // The least-possible fan-out (decision 109): the same like through the database, one frame written to every socket.
       fanoutRows.push(
         await fanout(
-          'bare ws server',
-          { kind: 'bare', wsUrl: `ws://127.0.0.1:${bare.port}/` },
+          'least possible (reference)',
+          { kind: 'bare', wsUrl: `ws://127.0.0.1:${reference.port}/ws` },
           count,
-          () => postJson(`http://127.0.0.1:${bare.port}/broadcast`, 'POST', null, undefined),
+          () => postJson(`http://127.0.0.1:${reference.port}/like`, 'PUT', data.tokens[liker]!, { feedId: likePost }),
           rounds,
-          bare,
+          reference,
         ),
       );
       fanoutRows.push(
@@ -409,10 +409,7 @@ async function main() {
       writeReport(outFile, report);
       log(`wrote ${outFile}`);
     }
-    if (profileDir)
-      log(
-        `CPU profiles: ${profileDir}/app/, ${profileDir}/reference/ and ${profileDir}/bare-fanout/ (in each, the largest file is the main thread)`,
-      );
+    if (profileDir) log(`CPU profiles: ${profileDir}/app/ and ${profileDir}/reference/ (in each, the largest file is the main thread)`);
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await db.end().catch(() => {});

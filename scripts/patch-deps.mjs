@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
  * Small speed patches to dependencies' built files, applied after every
- * `npm install` / `npm ci` (package.json "postinstall"; decision 100).
+ * `npm install` / `npm ci` (package.json "postinstall"; decisions 100 and 110).
  *
  * Each patch names the package, the exact text it replaces and why. A file
  * already patched is left alone; a file whose original text is not found
  * (the dependency changed) is left as it is with a warning: the app stays
  * correct, only slower. `--check` exits 1 when a patch is not in place, which
- * server/trpc/dependency-patches.test.ts runs, so an upgrade that loses a
+ * tests/contracts/trpc-spread-patch.test.ts runs, so an upgrade that loses a
  * patch fails CI instead of passing quietly.
  */
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';

@@ -8,8 +8,9 @@ import type { Mailer } from './mail/mailer.js';
 import type { Metrics } from './observability/metrics.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { FeedPageCache } from './feed/page-cache.js';
-import type { FeedBus } from './realtime/feed-bus.js';
-import type { FollowUpBus } from './realtime/follow-up-bus.js';
+import type { FeedBus, FeedBusMessage } from './realtime/feed-bus.js';
+import type { FollowUpBus, FollowUpNotification } from './realtime/follow-up-bus.js';
+import type { LiveChannel } from './realtime/live-channel.js';
 import type { FileStorage } from './storage/index.js';
 
 /**
@@ -25,12 +26,16 @@ export interface AppDeps {
   logger: Logger;
   mailer: Mailer;
   feedBus: FeedBus;
+  /** The live feed's channel (realtime/live-channel.ts): feed.events subscribers, fed by feedBus. */
+  feedLive: LiveChannel<FeedBusMessage>;
   /** Feed pages kept between changes (evicted by every feed write and event). */
   feedPages: FeedPageCache;
   /** Prometheus series (when METRICS_TOKEN is set) and the always-on live counts. */
   metrics: Metrics;
   /** Check-ins, replies, pauses: live to the follow-up screens on every instance. */
   followUpBus: FollowUpBus;
+  /** The follow-up streams' channel (check-in.events, admin.followUps.events), fed by followUpBus. */
+  followUpLive: LiveChannel<FollowUpNotification>;
   /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
   jobs: JobQueue;
   /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */

@@ -18,7 +18,9 @@ import { createMetrics } from './observability/metrics.js';
 import { registerServerMetrics } from './observability/server-metrics.js';
 import { startFollowUps } from './check-in/start.js';
 import { scheduleMessageNotices } from './messages/notify.js';
-import { createFeedPageCache, FEED_CHANGED_CHANNEL } from './feed/page-cache.js';
+import { keepFeedPagesFresh } from './feed/freshness.js';
+import { createFeedPageCache } from './feed/page-cache.js';
+import { createLiveChannel } from './realtime/live-channel.js';
 import { createFeedBus } from './realtime/feed-bus.js';
 import { attachTrpcWebSocket } from './realtime/ws.js';
 import { resolveAppSecret } from './secret.js';
@@ -56,10 +58,8 @@ export async function createDeps(
   registerServerMetrics(metrics, dbHandle);
   const feedBus = createFeedBus(dbHandle, (err) => logger.warn('bad feed notification', { error: err.message }), { metrics });
   const feedPages = createFeedPageCache({ listening: () => dbHandle.listening() });
-  // Subscribed before any socket: a page is evicted before a client hears of the change and reads again.
-  feedBus.subscribe(feedPages.evict);
-  // Changes made by anyone (the database's trigger), and whatever was missed while the connection was down.
-  await dbHandle.listen(FEED_CHANGED_CHANNEL, feedPages.evict, feedPages.evict);
+  // What forgets kept feed pages, named in one place (feed/freshness.ts).
+  await keepFeedPagesFresh(feedPages, feedBus, dbHandle);
   const mailer = createMailer({ db: dbHandle.db, logger, smtpUrl: config.smtpUrl, from: config.mailFrom, metrics, sink: opts.mailSink });
   const clock = opts.clock ?? (() => new Date());
   // Before any start-up work: an instance that cannot share its files with the others stops here.
@@ -86,9 +86,11 @@ export async function createDeps(
     logger,
     mailer,
     feedBus,
+    feedLive: createLiveChannel(feedBus),
     feedPages,
     metrics,
     followUpBus,
+    followUpLive: createLiveChannel(followUpBus),
     jobs,
     clock,
     sessions,

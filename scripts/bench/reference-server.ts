@@ -5,13 +5,21 @@
  * lock with its kept count, the like or unlike, the event-order lock, the
  * event row and its NOTIFY, on an events table, channel and lock of its own),
  * hearing its own NOTIFYs on a LISTEN connection as every app instance does.
+ *
+ * It is also the least-possible live fan-out (decision 109): WebSocket
+ * subscribers on /ws, and for each event it hears, one message of the app's
+ * shape built once, framed once, and written straight to every socket's
+ * stream in one loop: no per-socket framing, views, session checks or
+ * batches. The app's live feed is measured against it.
  * Started by scripts/bench.ts as
  * its own process; its throughput is what this machine allows for that work.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import pg from 'pg';
+import { WebSocketServer } from 'ws';
 import { type ToggleRow, toggleStatement } from './statements.js';
 
 const url = process.env.BENCH_DATABASE_URL;
@@ -24,9 +32,37 @@ const EVENTS_CHANNEL = 'poshan_bench_reference';
 const listener = new pg.Client({ connectionString: url });
 await listener.connect();
 let heard = 0;
+/** The subscribers' TCP streams (ws framing skipped: each event's frame is made once). */
+const subscribers = new Set<Duplex>();
 listener.on('notification', (n) => {
-  if (n.payload && (JSON.parse(n.payload) as { eventId: number }).eventId > 0) heard += 1;
+  if (!n.payload) return;
+  const event = JSON.parse(n.payload) as { eventId: number; postId: number; likeCount: number };
+  if (event.eventId > 0) heard += 1;
+  if (subscribers.size === 0) return;
+  const id = String(event.eventId);
+  const data = { kind: 'like.changed', postId: event.postId, likeCount: event.likeCount };
+  const text = Buffer.from(JSON.stringify({ id: 1, jsonrpc: '2.0', result: { type: 'data', id, data: { json: { id, data } } } }));
+  const frame = textFrame(text);
+  for (const stream of subscribers) stream.write(frame);
 });
+
+/** A server's unmasked text frame (RFC 6455 5.2), as ws.send would write it. */
+function textFrame(text: Buffer): Buffer {
+  const n = text.length;
+  const header = n < 126 ? 2 : n < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + n);
+  frame[0] = 0x81;
+  if (n < 126) frame[1] = n;
+  else if (n < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(n), 2);
+  }
+  text.copy(frame, header);
+  return frame;
+}
 await listener.query(`listen ${EVENTS_CHANNEL}`);
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -99,11 +135,24 @@ const server = createServer((req, res) => {
   route(req, res).catch((err: Error) => send(res, 500, { status: 500, message: err.message }));
 });
 server.keepAliveTimeout = 60_000;
+const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+server.on('upgrade', (req, socket, head) => {
+  if (req.url !== '/ws') return socket.destroy();
+  wss.handleUpgrade(req, socket, head, (ws) => {
+    subscribers.add(socket);
+    ws.once('close', () => subscribers.delete(socket));
+    ws.send('ready');
+  });
+});
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ type: 'listening', port: (server.address() as AddressInfo).port });
 });
 process.on('message', (m: { type: string; id: number }) => {
   if (m.type === 'heard') process.send?.({ type: 'heard', id: m.id, heard });
+  if (m.type === 'memory') {
+    globalThis.gc?.();
+    process.send?.({ type: 'memory', id: m.id, rss: process.memoryUsage().rss, heap: process.memoryUsage().heapUsed });
+  }
 });
 process.on('disconnect', () => {
   void listener.end().finally(() => process.exit(0));

@@ -1,10 +1,19 @@
 import { z } from 'zod';
-import { sessionStillLive } from '../trpc/context.js';
+import { liveSubscriber } from '../trpc/context.js';
 import { followUpStream } from '../realtime/follow-up-bus.js';
 import { clientProcedure, router } from '../trpc/init.js';
 import { todayUtc } from '../validation.js';
 import { checkInOverview, createCheckInInput, listCheckInsInput, sentCheckIn, type CheckInEvent } from './schema.js';
 import * as service from './service.js';
+
+/** A client's own check-in events: a dietitian's reply, a pause or resume (not their own check-ins). */
+const checkInStream = followUpStream<number, CheckInEvent>('check-ins', (clientId, e) =>
+  e.clientId !== clientId || e.kind === 'check-in.created'
+    ? null
+    : e.kind === 'check-in.replied'
+      ? { kind: 'check-in.replied', checkInId: e.checkInId ?? 0 }
+      : { kind: 'changed' },
+);
 
 export const checkInRouter = router({
   create: clientProcedure
@@ -20,18 +29,6 @@ export const checkInRouter = router({
    * or resume): 'ready' first, then one event per change; reload on each.
    */
   events: clientProcedure.input(z.void()).subscription(async function* ({ ctx, signal }) {
-    const clientId = ctx.user.id;
-    yield* followUpStream<CheckInEvent>(
-      ctx.deps.followUpBus,
-      signal,
-      (e) =>
-        e.clientId !== clientId || e.kind === 'check-in.created'
-          ? null
-          : e.kind === 'check-in.replied'
-            ? { kind: 'check-in.replied', checkInId: e.checkInId ?? 0 }
-            : { kind: 'changed' },
-      { kind: 'ready' },
-      sessionStillLive(ctx),
-    );
+    yield* ctx.deps.followUpLive.open(checkInStream, { viewer: ctx.user.id, ...liveSubscriber(ctx, signal) });
   }),
 });

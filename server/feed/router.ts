@@ -1,4 +1,4 @@
-import { sessionStillLive } from '../trpc/context.js';
+import { liveSubscriber } from '../trpc/context.js';
 import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
 import { checkFeedPage } from './checked-items.js';
 import { feedEventStream } from './events.js';
@@ -52,7 +52,7 @@ export const feedRouter = router({
   events: clientProcedure.input(feedEventsInput).subscription(async function* ({ ctx, input, signal }) {
     const closed = ctx.deps.metrics.subscriptionOpened(ctx.user.id, ctx.user.role);
     try {
-      yield* feedEventStream(ctx.deps, ctx.user.id, input?.lastEventId, signal, sessionStillLive(ctx), ctx.socket?.ws);
+      yield* feedEventStream(ctx.deps, { viewer: ctx.user.id, cursor: input?.lastEventId, ...liveSubscriber(ctx, signal) });
     } finally {
       closed();
     }

@@ -1,15 +1,15 @@
-import { sql } from 'kysely';
-import type { Db, DbHandle } from '../db/index.js';
-import { AppError } from '../errors.js';
-import { parseNotification } from './notification.js';
+import type { DbHandle } from '../db/index.js';
+import type { LiveStream } from './live-channel.js';
+import { createNotifySource, type NotifySource } from './notify-source.js';
 
 /**
- * The follow-up loop's live events (issue 13), a sibling of the feed bus on
- * its own NOTIFY channel: every instance LISTENs, so a check-in written on one
+ * The follow-up loop's live events, a sibling of the feed bus on its own
+ * NOTIFY channel: every instance LISTENs, so a check-in written on one
  * instance reaches the dietitians connected to any other. The events carry
  * ids only; subscribers read what they may see. There is no replay log: the
- * follow-up screens show current state, so a subscriber (re)loads it when its
- * subscription starts and after a reconnect.
+ * follow-up screens show current state, so a subscriber (re)loads it on
+ * 'ready' (sent when its subscription starts and after a reconnect) and on
+ * every event.
  */
 export const FOLLOW_UP_CHANNEL = 'poshan_follow_up';
 
@@ -20,13 +20,7 @@ export type FollowUpNotification = {
   checkInId?: number;
 };
 
-export interface FollowUpBus {
-  /** NOTIFYs every instance. Call it inside the transaction that made the change: NOTIFY fires only on commit. */
-  publish(trx: Db, event: FollowUpNotification): Promise<void>;
-  subscribe(listener: (event: FollowUpNotification) => void): () => void;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type FollowUpBus = NotifySource<FollowUpNotification>;
 
 function isNotification(value: unknown): value is FollowUpNotification {
   const v = value as FollowUpNotification;
@@ -40,83 +34,17 @@ function isNotification(value: unknown): value is FollowUpNotification {
 }
 
 export function createFollowUpBus(handle: DbHandle, onError: (err: Error) => void = () => {}): FollowUpBus {
-  const listeners = new Set<(event: FollowUpNotification) => void>();
-  let unlisten: (() => Promise<void>) | null = null;
-  return {
-    async publish(trx, event) {
-      await sql`select pg_notify(${FOLLOW_UP_CHANNEL}, ${JSON.stringify(event)})`.execute(trx);
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-    async start() {
-      if (unlisten) return;
-      unlisten = await handle.listen(FOLLOW_UP_CHANNEL, (raw) => {
-        const parsed = parseNotification(raw, isNotification, 'follow-up', onError);
-        if (!parsed) return;
-        for (const listener of listeners) {
-          try {
-            listener(parsed);
-          } catch (err) {
-            onError(err as Error);
-          }
-        }
-      });
-    },
-    async stop() {
-      const u = unlisten;
-      unlisten = null;
-      if (u) await u();
-      listeners.clear();
-    },
-  };
+  return createNotifySource(handle, { channel: FOLLOW_UP_CHANNEL, name: 'follow-up', isNote: isNotification, onError });
 }
 
 /**
- * The events one subscriber may see, as an async iterable that ends when the
- * signal aborts: subscribes first, then yields `{ kind: 'ready' }`, so a
- * subscriber that loads its data on 'ready' misses nothing.
+ * A follow-up stream (live-channel.ts): 'ready' first, then this viewer's
+ * view of each event (null: not theirs). Not resumable: each event means
+ * "reload", so a subscriber that falls behind keeps only the latest.
  */
-export async function* followUpStream<T>(
-  bus: FollowUpBus,
-  signal: AbortSignal | undefined,
-  view: (event: FollowUpNotification) => T | null,
-  ready: T,
-  stillAllowed: () => boolean | Promise<boolean> = () => true,
-): AsyncGenerator<T, void, unknown> {
-  const pending: T[] = [];
-  let wake: (() => void) | null = null;
-  const wakeUp = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const unsubscribe = bus.subscribe((event) => {
-    const seen = view(event);
-    if (seen === null) return;
-    // A stalled subscriber keeps only the latest events: each one means "reload".
-    if (pending.length >= 100) pending.shift();
-    pending.push(seen);
-    wakeUp();
-  });
-  signal?.addEventListener('abort', wakeUp, { once: true });
-  try {
-    yield ready;
-    while (!signal?.aborted) {
-      if (pending.length === 0) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        continue;
-      }
-      if (!(await stillAllowed())) throw new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
-      yield pending.shift() as T;
-    }
-  } finally {
-    unsubscribe();
-    signal?.removeEventListener('abort', wakeUp);
-  }
+export function followUpStream<V, E extends { kind: string }>(
+  name: string,
+  view: (viewer: V, event: FollowUpNotification) => E | null,
+): LiveStream<V, FollowUpNotification, E | { kind: 'ready' }> {
+  return { name, ready: { kind: 'ready' }, view };
 }

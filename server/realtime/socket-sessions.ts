@@ -1,7 +1,9 @@
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { LiveSessions } from '../auth/live-sessions.js';
 import type { SessionUser } from '../auth/session.js';
 import { AppError } from '../errors.js';
+import type { LiveConnection } from './live-channel.js';
 
 /** The close code a socket gets when its session ends (4000-4999 are the application's own). */
 export const WS_SESSION_ENDED = 4401;
@@ -14,8 +16,8 @@ export interface SocketSession {
   currentUser(): Promise<SessionUser | null>;
   /** Synchronous check for streams that are already running (subscription events). */
   isLive(): boolean;
-  /** The socket itself, for streams that write their own frames (the live feed: feed/events.ts). */
-  readonly ws: WebSocket;
+  /** The socket and its TCP stream, for the live channel's writer (live-channel.ts). */
+  readonly connection: LiveConnection;
   /**
    * Takes one of the socket's subscription places (each live subscription
    * holds state and a share of every event's fan-out); call the returned
@@ -44,7 +46,7 @@ export function createSocketSessions(sessions: LiveSessions, opts: { unauthentic
     for (const entry of [...(affected ?? [])]) void entry.recheck();
   });
 
-  function attach(ws: WebSocket, token: string | null): SocketSession {
+  function attach(ws: WebSocket, token: string | null, stream?: Duplex): SocketSession {
     let user: SessionUser | null = null;
     let everLive = false;
     let ended = false;
@@ -124,7 +126,7 @@ export function createSocketSessions(sessions: LiveSessions, opts: { unauthentic
         return ended ? null : found;
       },
       isLive: () => !ended && user !== null && user.expiresAt.getTime() > Date.now(),
-      ws,
+      connection: { ws, stream },
       claimSubscription() {
         if (subscriptions >= maxSubscriptions) {
           throw new AppError(

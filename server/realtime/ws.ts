@@ -4,11 +4,11 @@ import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps.js';
 import { incomingMeta } from '../http/request-meta.js';
-import { echoRequestIds } from '../observability/ws.js';
+import { echoRequestIds } from './request-ids.js';
 import { createContextInner } from '../trpc/context.js';
 import { closeSocketsGracefully, createWsAdmission } from './ws-admission.js';
 import { appRouter } from '../trpc/root.js';
-import { recordStream, sharedFrameEncoder } from './shared-frames.js';
+import { frameEncoder } from './frames.js';
 import { createSocketSessions } from './socket-sessions.js';
 
 /**
@@ -27,13 +27,14 @@ export function attachTrpcWebSocket(server: Server, deps: AppDeps) {
   const handler = applyWSSHandler({
     wss,
     router: appRouter,
-    experimental_encoder: sharedFrameEncoder,
+    experimental_encoder: frameEncoder,
     keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
     createContext: ({ req, res, info }) => {
       const token = typeof info.connectionParams?.token === 'string' && info.connectionParams.token ? info.connectionParams.token : null;
       return createContextInner({
         deps,
-        socket: sockets.attach(res, token),
+        // The upgrade's socket is the request's (node:http): the channel writes frames made once straight to it.
+        socket: sockets.attach(res, token, req.socket),
         meta: {
           ...incomingMeta(req, deps.config.trustProxy),
           requestId: requestIds.of(req),
@@ -56,10 +57,7 @@ export function attachTrpcWebSocket(server: Server, deps: AppDeps) {
     }
     const { ip } = incomingMeta(req, deps.config.trustProxy);
     if (!admission.admit(ip, socket)) return;
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      recordStream(ws, socket);
-      wss.emit('connection', ws, req);
-    });
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   };
   server.on('upgrade', onUpgrade);
 

@@ -96,3 +96,12 @@ export function sessionStillLive(ctx: Context): () => boolean {
   const socket = ctx.socket;
   return socket ? () => socket.isLive() : () => true;
 }
+
+/**
+ * The transport's part of a live subscription (realtime/live-channel.ts
+ * LiveSubscriber): its signal, the session check before each event, and the
+ * socket the channel writes to when the call came over a WebSocket.
+ */
+export function liveSubscriber(ctx: Context, signal: AbortSignal | undefined) {
+  return { signal, stillAllowed: sessionStillLive(ctx), connection: ctx.socket?.connection };
+}

@@ -6,12 +6,12 @@ import { isDiskFull } from '../db/disk-full.js';
 import { AppError, RateLimitError, asOutage, describeError } from '../errors.js';
 import type { SignInOutcome } from '../observability/metrics.js';
 import { tracing } from '../observability/tracing.js';
-import { sharedOutputTransformer } from '../realtime/shared-frames.js';
 import type { Context } from './context.js';
+import { outputTransformer } from './output.js';
 
 const t = initTRPC.context<Context>().create({
-  // superjson both ways; live feed events are serialized once for all their subscribers (realtime/shared-frames.ts).
-  transformer: { input: superjson, output: sharedOutputTransformer },
+  // superjson both ways; a live subscription's first message tells the channel its id (output.ts).
+  transformer: { input: superjson, output: outputTransformer },
   errorFormatter({ shape, error }) {
     const described = describeError(error);
     return {

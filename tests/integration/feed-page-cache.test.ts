@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../../server/db/connect.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { loadConfig } from '../../server/env.js';
+import * as notify from '../../migrations/2026-11-24T0300_feed_changed_notify.js';
+import * as quiet from '../../migrations/2026-11-24T0600_feed_event_quiets_trigger.js';
+import { FEED_PAGE_EVICTIONS, keepFeedPagesFresh } from '../../server/feed/freshness.js';
 import { FEED_CHANGED_CHANNEL } from '../../server/feed/page-cache.js';
 import { createDeps, listen, type RunningServer } from '../../server/server.js';
 import { httpClient, quickClients } from '../helpers/callers.js';
@@ -107,5 +110,58 @@ describe('kept feed pages', () => {
     } finally {
       await unlisten();
     }
+  });
+});
+
+describe('feed page freshness (server/feed/freshness.ts): one test per eviction source', () => {
+  it('names every source this file and page-cache.test.ts test', () => {
+    // ownWrite: 'let a writer read its own write'; feedEvent: 'dropped on another instance when the change’s event reaches it'
+    // and 'hear of a like toggle once'; changeTrigger: 'dropped on every instance when someone changes likes outside the service'
+    // and the migrations below; listenGap: below, and page-cache.test.ts 'bypassed, and emptied'; ttl: page-cache.test.ts 'after its TTL'.
+    expect(Object.keys(FEED_PAGE_EVICTIONS).sort()).toEqual(['changeTrigger', 'feedEvent', 'listenGap', 'ownWrite', 'ttl']);
+  });
+
+  it('listenGap: pages are dropped when the LISTEN connection comes back (notifications may have been missed)', async () => {
+    const [fan] = await quickClients(server.deps.db, 1, 'gap');
+    const calls: (() => void)[] = [];
+    const handle = {
+      async listen(_channel: string, _onPayload: (s: string) => void, onReconnect?: () => void) {
+        if (onReconnect) calls.push(onReconnect);
+        return async () => {};
+      },
+    };
+    const bus = { subscribe: () => () => {} };
+    await feedOn(second.url, fan!.token);
+    expect(second.deps.feedPages.size()).toBe(1);
+    await keepFeedPagesFresh(second.deps.feedPages, bus as never, handle as never);
+    expect(calls).toHaveLength(1);
+    calls[0]!();
+    expect(second.deps.feedPages.size()).toBe(0);
+  });
+
+  it('changeTrigger: the two trigger migrations leave the same triggers in either order', async () => {
+    const triggers = (db: typeof server.deps.db) =>
+      sql<{ name: string }>`select tgname as name from pg_trigger where tgname like 'feed_changed%' order by tgname`
+        .execute(db)
+        .then((r) => r.rows.map((row) => row.name));
+    const before = await triggers(server.deps.db);
+    expect(before).toEqual(['feed_changed_unannounced', 'feed_changed_unannounced']);
+    const rollback = new Error('rollback');
+    const seen = await server.deps.db
+      .transaction()
+      .execute(async (trx) => {
+        await quiet.down(trx);
+        await notify.down(trx);
+        await quiet.up(trx); // the later migration first...
+        await notify.up(trx); // ...then the earlier one, landing late
+        const after = await triggers(trx);
+        throw Object.assign(rollback, { after });
+      })
+      .catch((err: Error & { after?: string[] }) => {
+        if (err !== rollback) throw err;
+        return err.after;
+      });
+    expect(seen).toEqual(before);
+    expect(await triggers(server.deps.db)).toEqual(before);
   });
 });

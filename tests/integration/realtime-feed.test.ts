@@ -71,11 +71,14 @@ describe('feed.events: who may subscribe', () => {
       const socket = connect(server.url, bob.token);
       const feeds = [recordFeed(socket.client), recordFeed(socket.client)];
       await Promise.all(feeds.map((f) => f.ready()));
-      expect(active).toBe(2);
+      // The channel listens once for all its subscribers, and lets go when the last one leaves.
+      expect(server.deps.feedLive.size).toBe(2);
+      expect(active).toBe(1);
       feeds[0]!.unsubscribe();
-      await expect.poll(() => active).toBe(1);
+      await expect.poll(() => server.deps.feedLive.size).toBe(1);
       await socket.close();
-      await expect.poll(() => active).toBe(0);
+      await expect.poll(() => server.deps.feedLive.size).toBe(0);
+      expect(active).toBe(0);
     } finally {
       bus.subscribe = original;
     }
@@ -124,7 +127,7 @@ describe('feed.events: live changes', () => {
   it('reaches a subscriber that is not on a WebSocket through the stream itself', async () => {
     const p = await newPost('Not on a socket');
     const leave = new AbortController();
-    const stream = feedEventStream({ ...server.deps }, bob.id, null, leave.signal);
+    const stream = feedEventStream(server.deps, { viewer: bob.id, signal: leave.signal });
     try {
       expect((await stream.next()).value?.[1]).toEqual({ kind: 'ready' });
       const next = stream.next();

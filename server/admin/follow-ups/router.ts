@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sessionStillLive } from '../../trpc/context.js';
+import { liveSubscriber } from '../../trpc/context.js';
 import { followUpQueue, replyToCheckIn } from '../../check-in/follow-ups.js';
 import { followUpQueue as followUpQueueOutput } from '../../check-in/schema.js';
 import { pauseSubscription, resumeSubscription } from '../../check-in/pause.js';
@@ -8,6 +8,9 @@ import { adminProcedure, router } from '../../trpc/init.js';
 import { todayUtc } from '../../validation.js';
 import { messageResult } from '../common.js';
 import { type FollowUpEvent, pauseInput, replyInput, resumeInput } from './schema.js';
+
+/** Every dietitian sees every follow-up event. */
+const followUpQueueStream = followUpStream<null, FollowUpEvent>('follow-up queue', (_, e) => ({ kind: e.kind, clientId: e.clientId }));
 
 export const followUpsRouter = router({
   queue: adminProcedure.output(followUpQueueOutput).query(({ ctx }) => followUpQueue(ctx.deps.db, ctx.deps.clock())),
@@ -25,12 +28,6 @@ export const followUpsRouter = router({
     .mutation(({ ctx, input }) => resumeSubscription(ctx.deps, ctx.user, input, todayUtc(ctx.deps.clock()))),
   /** Live: every check-in, reply, pause and resume, from any instance ('ready' first; reload the queue on each). */
   events: adminProcedure.input(z.void()).subscription(async function* ({ ctx, signal }) {
-    yield* followUpStream<FollowUpEvent>(
-      ctx.deps.followUpBus,
-      signal,
-      (e) => ({ kind: e.kind, clientId: e.clientId }),
-      { kind: 'ready' },
-      sessionStillLive(ctx),
-    );
+    yield* ctx.deps.followUpLive.open(followUpQueueStream, { viewer: null, ...liveSubscriber(ctx, signal) });
   }),
 });

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { WebSocketServer } from 'ws';
-import { REQUEST_ID_HEADER, requestIdOfHeaders } from './http.js';
+import { REQUEST_ID_HEADER, requestIdOfHeaders } from '../observability/http.js';
 
 /**
  * A WebSocket connection's request id: a sane incoming X-Request-Id on the
