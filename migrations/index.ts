@@ -11,6 +11,7 @@ import * as feedEventCounts from './2026-11-23T2300_feed_event_counts.js';
 import * as feedChangedNotify from './2026-11-24T0300_feed_changed_notify.js';
 import * as feedEventQuietsTrigger from './2026-11-24T0600_feed_event_quiets_trigger.js';
 import * as repeatSafeWrites from './2026-11-26T0200_repeat_safe_writes.js';
+import * as invoices from './2026-11-26T0720_invoices.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0300_feed_changed_notify': feedChangedNotify,
   '2026-11-24T0600_feed_event_quiets_trigger': feedEventQuietsTrigger,
   '2026-11-26T0200_repeat_safe_writes': repeatSafeWrites,
+  '2026-11-26T0720_invoices': invoices,
 };

@@ -6,6 +6,7 @@ import { dietPlansRouter } from './diet-plans/router.js';
 import { followUpsRouter } from './follow-ups/router.js';
 import { outboxRouter } from './outbox/router.js';
 import { overviewRouter } from './overview/router.js';
+import { paymentsRouter } from './payments/router.js';
 import { reviewsRouter } from './reviews/router.js';
 import { subscriptionsRouter } from './subscriptions/router.js';
 import { supportInboxRouter } from './support/router.js';
@@ -27,4 +28,5 @@ export const adminRouter = router({
   outbox: outboxRouter,
   audit: auditRouter,
   followUps: followUpsRouter,
+  payments: paymentsRouter,
 });

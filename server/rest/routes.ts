@@ -4,6 +4,7 @@ import { consultationRoutes } from '../consultation/rest.js';
 import { countriesRoutes } from '../countries/rest.js';
 import { dietPlanRoutes } from '../diet-plan/rest.js';
 import { feedRoutes } from '../feed/rest.js';
+import { invoiceRoutes } from '../payments/rest.js';
 import { ratingRoutes } from '../rating/rest.js';
 import { subscriptionRoutes } from '../subscription/rest.js';
 import { supportRoutes } from '../support/rest.js';
@@ -26,4 +27,5 @@ export const restRoutes: RestRoute[] = [
   ...visitRoutes,
   ...checkInRoutes,
   ...profileRoutes,
+  ...invoiceRoutes,
 ];

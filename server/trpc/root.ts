@@ -6,6 +6,7 @@ import { countriesRouter } from '../countries/router.js';
 import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
 import { ratingRouter, testimonialsRouter } from '../rating/router.js';
+import { invoiceRouter } from '../payments/router.js';
 import { subscriptionRouter } from '../subscription/router.js';
 import { supportRouter } from '../support/router.js';
 import { visitRouter } from '../visit/router.js';
@@ -31,6 +32,7 @@ export const appRouter = router({
   admin: adminRouter,
   testimonials: testimonialsRouter,
   checkIn: checkInRouter,
+  invoice: invoiceRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -45,6 +45,7 @@ describe('the admin role guard', () => {
       'followUps',
       'outbox',
       'overview',
+      'payments',
       'reviews',
       'subscriptions',
       'support',
