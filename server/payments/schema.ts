@@ -255,3 +255,6 @@ export function financialYearOf(day: string): string {
 export const MAX_INVOICE_SEQ = 99_999;
 export const invoiceNumber = (prefix: string, financialYear: string, seq: number) =>
   `${prefix}/${financialYear}/${String(seq).padStart(4, '0')}`;
+
+/** The states list, for the forms (the browser imports schema modules only). */
+export { GST_STATES, stateName } from './states.js';

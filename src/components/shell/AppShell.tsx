@@ -6,7 +6,8 @@ import { LogoMark } from '../../features/public/layout/Logo';
 import '../../styles/emoji.css';
 
 /** A drawer link; `href` is relative to the area's nested router. */
-export type ShellLink = { title: string; href: string; Icon: LucideIcon };
+/** `badge`: a count shown beside the link (open invoices), with its words for screen readers. */
+export type ShellLink = { title: string; href: string; Icon: LucideIcon; badge?: { count: number; label: string } };
 
 const DESKTOP_QUERY = '(min-width: 768px)';
 const isDesktop = () => typeof window !== 'undefined' && window.matchMedia(DESKTOP_QUERY).matches;
@@ -158,6 +159,15 @@ export function AppShell<L extends ShellLink>({
                 >
                   <link.Icon className={`h-5 w-5 shrink-0 ${current ? 'text-brand-700' : 'text-slate-500'}`} aria-hidden="true" />
                   {open && <span>{link.title}</span>}
+                  {link.badge && link.badge.count > 0 && (
+                    <span
+                      className={`${open ? 'ml-auto' : '-ml-3 -mt-5'} rounded-full bg-red-600 px-1.5 text-xs leading-5 font-bold text-white`}
+                      data-testid={`badge-${link.href.replace(/\W+/g, '')}`}
+                    >
+                      {link.badge.count}
+                      <span className="sr-only"> {link.badge.label}</span>
+                    </span>
+                  )}
                 </Link>
               );
               return (

@@ -10,6 +10,7 @@ import { DashboardShell } from './DashboardShell';
 import { DietPlansPage } from './diet-plans/DietPlansPage';
 import { FeedsPage } from './feeds/FeedsPage';
 import { WriteReviewPage } from './review/WriteReviewPage';
+import { PaymentsPage } from './payments/PaymentsPage';
 import { ProfilePage } from './profile/ProfilePage';
 import { ActiveSubscriptionPage } from './subscription/ActiveSubscriptionPage';
 import { useDashboardCheck } from './use-dashboard-session';
@@ -50,6 +51,7 @@ function SignedInDashboard() {
         <Route path="/active-subscription" component={ActiveSubscriptionPage} />
         <Route path="/profile" component={ProfilePage} />
         <Route path="/check-in" component={CheckInPage} />
+        <Route path="/payments" component={PaymentsPage} />
         <Route component={DashboardNotFound} />
       </Switch>
     </DashboardShell>

@@ -1,6 +1,8 @@
-import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useMemo } from 'react';
 import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
+import { useTRPC } from '../../lib/trpc';
 import { useSessionInfo } from '../../lib/use-session';
 import { useSignOut } from '../../lib/use-sign-out';
 import { DASHBOARD_LINKS, isCurrent } from './nav';
@@ -9,6 +11,17 @@ import { DASHBOARD_LINKS, isCurrent } from './nav';
 export function DashboardShell({ children }: { children: ReactNode }) {
   const info = useSessionInfo();
   const signOut = useSignOut();
+  const trpc = useTRPC();
+  // Open invoices for the drawer's badge; refetched when the window regains focus (the live channel comes later).
+  const open = useQuery({ ...trpc.invoice.list.queryOptions({ status: 'open', pageSize: 25 }), refetchOnWindowFocus: true });
+  const openCount = open.data?.total ?? 0;
+  const links = useMemo(
+    () =>
+      DASHBOARD_LINKS.map((l) =>
+        l.href === '/payments' ? { ...l, badge: { count: openCount, label: openCount === 1 ? 'invoice to pay' : 'invoices to pay' } } : l,
+      ),
+    [openCount],
+  );
   return (
     <AppShell
       area="dashboard"
@@ -20,7 +33,7 @@ export function DashboardShell({ children }: { children: ReactNode }) {
           <span className="sr-only">, home</span>
         </>
       }
-      links={DASHBOARD_LINKS}
+      links={links}
       isCurrent={isCurrent}
       userName={info?.fullName ?? ''}
       onSignOut={() => void signOut()}
