@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
 import { useTRPC } from '../../lib/trpc';
@@ -15,6 +15,12 @@ export function DashboardShell({ children }: { children: ReactNode }) {
   // Open invoices for the drawer's badge; refetched when the window regains focus (the live channel comes later).
   const open = useQuery({ ...trpc.invoice.list.queryOptions({ status: 'open', pageSize: 25 }), refetchOnWindowFocus: true });
   const openCount = open.data?.total ?? 0;
+  const { refetch } = open;
+  useEffect(() => {
+    const onFocus = () => void refetch();
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, [refetch]);
   const links = useMemo(
     () =>
       DASHBOARD_LINKS.map((l) =>

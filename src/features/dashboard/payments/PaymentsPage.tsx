@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Download, IndianRupee, Smartphone } from 'lucide-react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { claimForm } from '../../../../server/payments/schema';
 import { Button, buttonClasses } from '../../../components/ui/Button';
@@ -25,6 +25,13 @@ export function PaymentsPage() {
   const trpc = useTRPC();
   const list = useQuery({ ...trpc.invoice.list.queryOptions({ pageSize: 50 }), staleTime: 0, refetchOnWindowFocus: true });
   const items = list.data?.items ?? [];
+  const { refetch } = list;
+  useEffect(() => {
+    // Back in this window (from the UPI app, or another tab): load what changed. The live channel replaces this later.
+    const onFocus = () => void refetch();
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, [refetch]);
   const open = items.filter((i) => i.status === 'issued' || i.status === 'claimed');
   const past = items.filter((i) => i.status === 'paid' || i.status === 'void');
 
@@ -106,77 +113,79 @@ function PdfButton({ invoice, kind }: { invoice: InvoiceView; kind: 'invoice' | 
 function OpenInvoice({ invoice }: { invoice: InvoiceView }) {
   const claimed = invoice.status === 'claimed';
   return (
-    <Card className="overflow-hidden" data-testid="open-invoice">
-      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-4 sm:px-6">
-        <div>
-          <h2 className="text-lg font-bold text-slate-900">{invoice.number}</h2>
-          <p className="text-sm text-slate-600">
-            Issued {formatDay(invoice.issuedOn)} · due {formatDay(invoice.dueOn)}
-          </p>
-        </div>
-        <StatusPill invoice={invoice} />
-      </div>
-      <div className="grid gap-6 p-5 sm:grid-cols-[auto_1fr] sm:p-6">
-        {invoice.upiLink && !claimed && (
-          <div className="flex flex-col items-center gap-3">
-            <UpiQr link={invoice.upiLink} label={`UPI QR code to pay ${formatPaise(invoice.totalPaise)} for ${invoice.number}`} />
-            <a href={invoice.upiLink} className={buttonClasses('primary', 'md', 'w-full md:hidden')} data-testid="upi-button">
-              <Smartphone className="h-5 w-5" aria-hidden="true" />
-              Pay with a UPI app
-            </a>
-          </div>
-        )}
-        <div className="flex flex-col gap-4">
-          <dl className="grid grid-cols-2 gap-y-1 text-sm">
-            {invoice.lines.map((l) => (
-              <div key={l.description} className="contents">
-                <dt className="text-slate-600">{l.quantity > 1 ? `${l.description} × ${l.quantity}` : l.description}</dt>
-                <dd className="text-right text-slate-900">{formatPaise(l.amountPaise)}</dd>
-              </div>
-            ))}
-            {invoice.discountPaise > 0 && (
-              <>
-                <dt className="text-slate-600">Discount</dt>
-                <dd className="text-right text-slate-900">−{formatPaise(invoice.discountPaise)}</dd>
-              </>
-            )}
-            {invoice.cgstPaise > 0 && (
-              <>
-                <dt className="text-slate-600">CGST + SGST</dt>
-                <dd className="text-right text-slate-900">{formatPaise(invoice.cgstPaise + invoice.sgstPaise)}</dd>
-              </>
-            )}
-            {invoice.igstPaise > 0 && (
-              <>
-                <dt className="text-slate-600">IGST</dt>
-                <dd className="text-right text-slate-900">{formatPaise(invoice.igstPaise)}</dd>
-              </>
-            )}
-            {invoice.roundOffPaise !== 0 && (
-              <>
-                <dt className="text-slate-600">Round off</dt>
-                <dd className="text-right text-slate-900">{formatPaise(invoice.roundOffPaise)}</dd>
-              </>
-            )}
-            <dt className="mt-2 border-t border-slate-200 pt-2 text-base font-bold text-slate-900">Total</dt>
-            <dd className="mt-2 border-t border-slate-200 pt-2 text-right text-base font-bold text-slate-900" data-testid="invoice-total">
-              {formatPaise(invoice.totalPaise)}
-            </dd>
-          </dl>
-          {claimed ? (
-            <p className="flex items-start gap-2 rounded-lg bg-sky-50 p-3 text-sm text-sky-900" data-testid="claim-pending">
-              <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-              Thank you! Your payment (UTR {invoice.claim?.utr}) is waiting for your dietitian to confirm it.
-            </p>
-          ) : (
-            <ClaimForm invoice={invoice} />
-          )}
+    <div data-testid="open-invoice">
+      <Card className="overflow-hidden">
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-4 sm:px-6">
           <div>
-            <PdfButton invoice={invoice} kind="invoice" />
+            <h2 className="text-lg font-bold text-slate-900">{invoice.number}</h2>
+            <p className="text-sm text-slate-600">
+              Issued {formatDay(invoice.issuedOn)} · due {formatDay(invoice.dueOn)}
+            </p>
+          </div>
+          <StatusPill invoice={invoice} />
+        </div>
+        <div className="grid gap-6 p-5 sm:grid-cols-[auto_1fr] sm:p-6">
+          {invoice.upiLink && !claimed && (
+            <div className="flex flex-col items-center gap-3">
+              <UpiQr link={invoice.upiLink} label={`UPI QR code to pay ${formatPaise(invoice.totalPaise)} for ${invoice.number}`} />
+              <a href={invoice.upiLink} className={buttonClasses('primary', 'md', 'w-full md:hidden')} data-testid="upi-button">
+                <Smartphone className="h-5 w-5" aria-hidden="true" />
+                Pay with a UPI app
+              </a>
+            </div>
+          )}
+          <div className="flex flex-col gap-4">
+            <dl className="grid grid-cols-2 gap-y-1 text-sm">
+              {invoice.lines.map((l) => (
+                <div key={l.description} className="contents">
+                  <dt className="text-slate-600">{l.quantity > 1 ? `${l.description} × ${l.quantity}` : l.description}</dt>
+                  <dd className="text-right text-slate-900">{formatPaise(l.amountPaise)}</dd>
+                </div>
+              ))}
+              {invoice.discountPaise > 0 && (
+                <>
+                  <dt className="text-slate-600">Discount</dt>
+                  <dd className="text-right text-slate-900">−{formatPaise(invoice.discountPaise)}</dd>
+                </>
+              )}
+              {invoice.cgstPaise > 0 && (
+                <>
+                  <dt className="text-slate-600">CGST + SGST</dt>
+                  <dd className="text-right text-slate-900">{formatPaise(invoice.cgstPaise + invoice.sgstPaise)}</dd>
+                </>
+              )}
+              {invoice.igstPaise > 0 && (
+                <>
+                  <dt className="text-slate-600">IGST</dt>
+                  <dd className="text-right text-slate-900">{formatPaise(invoice.igstPaise)}</dd>
+                </>
+              )}
+              {invoice.roundOffPaise !== 0 && (
+                <>
+                  <dt className="text-slate-600">Round off</dt>
+                  <dd className="text-right text-slate-900">{formatPaise(invoice.roundOffPaise)}</dd>
+                </>
+              )}
+              <dt className="mt-2 border-t border-slate-200 pt-2 text-base font-bold text-slate-900">Total</dt>
+              <dd className="mt-2 border-t border-slate-200 pt-2 text-right text-base font-bold text-slate-900" data-testid="invoice-total">
+                {formatPaise(invoice.totalPaise)}
+              </dd>
+            </dl>
+            {claimed ? (
+              <p className="flex items-start gap-2 rounded-lg bg-sky-50 p-3 text-sm text-sky-900" data-testid="claim-pending">
+                <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+                Thank you! Your payment (UTR {invoice.claim?.utr}) is waiting for your dietitian to confirm it.
+              </p>
+            ) : (
+              <ClaimForm invoice={invoice} />
+            )}
+            <div>
+              <PdfButton invoice={invoice} kind="invoice" />
+            </div>
           </div>
         </div>
-      </div>
-    </Card>
+      </Card>
+    </div>
   );
 }
 
