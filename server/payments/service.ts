@@ -192,7 +192,12 @@ export async function issueInvoice(deps: PaymentDeps, actor: SessionUser, input:
     throw badRequest(message, { 'plan.planId': [message] });
   }
   if (plan)
-    lines.push({ description: `${plan.name} (${plan.duration})`, quantity: 1, unitPaise: plan.sellPrice * 100, sac: settings.sacCode });
+    lines.push({
+      description: plan.name.includes(plan.duration) ? plan.name : `${plan.name} (${plan.duration})`,
+      quantity: 1,
+      unitPaise: plan.sellPrice * 100,
+      sac: settings.sacCode,
+    });
   for (const l of v.lines) lines.push({ description: l.description, quantity: l.quantity, unitPaise: l.unitPaise, sac: settings.sacCode });
 
   const clientStateCode = v.clientStateCode ?? null;
