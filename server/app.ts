@@ -8,6 +8,7 @@ import { DISK_FULL_RETRY_AFTER_SECONDS } from './db/disk-full.js';
 import { OUTAGE_RETRY_AFTER_SECONDS } from './errors.js';
 import type { Lifecycle } from './http/lifecycle.js';
 import { dietPlanPdfRoutes } from './diet-plan/http.js';
+import { invoiceFileRoutes } from './payments/http.js';
 import { bodyLimits } from './http/body-limit.js';
 import { clientFiles } from './http/client-files.js';
 import { noStoreByDefault } from './http/api-answers.js';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
   mountRestRoutes(api, deps, restRoutes);
   api.all('*', (c) => envelope(c, 404, `There is no API path ${c.req.method} ${c.req.path}.`));
   app.route('/api/diet-plan', dietPlanPdfRoutes(deps)); // binary signed-link downloads, ahead of the JSON API's catch-all
+  app.route('/api/invoice-files', invoiceFileRoutes(deps)); // the same, for invoice and receipt PDFs
   app.route('/api', api);
 
   // Local commands reach the server that holds the embedded database (loopback + secret).

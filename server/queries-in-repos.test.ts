@@ -17,7 +17,8 @@ export const INFRASTRUCTURE_WITH_OWN_SQL: Record<string, string> = {
   'realtime/feed-bus.ts': 'the live feed: NOTIFY and its catch-up reads, part of the live channel',
   'realtime/feed-event-log.ts': "the feed event log's statements, shared by the feed's writes",
   'realtime/follow-up-bus.ts': "NOTIFY of follow-up events, in the writer's transaction",
-  'realtime/notify-source.ts': "the live channel's generic LISTEN/NOTIFY source: publishes a stream's notification in the writer's transaction",
+  'realtime/notify-source.ts':
+    "the live channel's generic LISTEN/NOTIFY source: publishes a stream's notification in the writer's transaction",
 };
 
 const serverDir = path.dirname(fileURLToPath(import.meta.url));

@@ -7,6 +7,7 @@ import { followUpsRouter } from './follow-ups/router.js';
 import { messagesInboxRouter } from './messages/router.js';
 import { outboxRouter } from './outbox/router.js';
 import { overviewRouter } from './overview/router.js';
+import { paymentsRouter } from './payments/router.js';
 import { reviewsRouter } from './reviews/router.js';
 import { subscriptionsRouter } from './subscriptions/router.js';
 import { supportInboxRouter } from './support/router.js';
@@ -29,4 +30,5 @@ export const adminRouter = router({
   audit: auditRouter,
   followUps: followUpsRouter,
   messages: messagesInboxRouter,
+  payments: paymentsRouter,
 });

@@ -372,6 +372,92 @@ export interface AttachmentsTable {
   created_at: CreatedAt;
 }
 
+/** The clinic's billing details: one row (id 1), set in the console's Payments page. */
+export interface BillingSettingsTable {
+  id: number;
+  legal_name: string;
+  address: string;
+  /** GST state code, e.g. '27' (Maharashtra). */
+  state_code: string;
+  /** Null: not registered for GST (no tax lines). */
+  gstin: string | null;
+  sac_code: string;
+  /** Basis points: 1800 = 18%. */
+  tax_rate_bp: number;
+  upi_vpa: string;
+  payee_name: string;
+  invoice_prefix: string;
+  updated_at: Timestamp;
+}
+
+export interface InvoiceCountersTable {
+  financial_year: string;
+  last_number: number;
+}
+
+export type InvoiceStatus = 'issued' | 'claimed' | 'paid' | 'void';
+type Json = ColumnType<unknown, string, string>;
+/** Money in paise: bigint columns read as numbers (server/db/connect.ts). */
+export interface InvoicesTable {
+  id: Generated<number>;
+  number: string;
+  financial_year: string;
+  seq: number;
+  client_id: number;
+  issued_by: number | null;
+  client_request_id: string | null;
+  status: InvoiceStatus;
+  issued_on: DateText;
+  due_on: DateText;
+  /** The clinic's billing details as they were when issued. */
+  seller: Json;
+  client_name: string;
+  client_state_code: string | null;
+  plan_type: 'WL' | 'WG' | 'DP' | 'LP' | null;
+  plan_id: string | null;
+  lines: Json;
+  subtotal_paise: number;
+  discount_paise: number;
+  taxable_paise: number;
+  tax_rate_bp: number;
+  cgst_paise: number;
+  sgst_paise: number;
+  igst_paise: number;
+  round_off_paise: number;
+  total_paise: number;
+  notes: string | null;
+  paid_at: NullableTimestamp;
+  paid_via: 'upi' | 'razorpay' | null;
+  payment_reference: string | null;
+  subscription_id: number | null;
+  razorpay_link_id: string | null;
+  razorpay_link_url: string | null;
+  voided_at: NullableTimestamp;
+  void_reason: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface PaymentClaimsTable {
+  id: Generated<number>;
+  invoice_id: number;
+  utr: string;
+  claimed_by: number | null;
+  state: 'pending' | 'confirmed' | 'rejected';
+  reason: string | null;
+  decided_by: number | null;
+  decided_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface GatewayEventsTable {
+  event_id: string;
+  provider: string;
+  kind: string;
+  invoice_id: number | null;
+  received_at: CreatedAt;
+}
+
 export interface Database {
   attachments: AttachmentsTable;
   users: UsersTable;
@@ -402,6 +488,11 @@ export interface Database {
   conversation_reads: ConversationReadsTable;
   saved_replies: SavedRepliesTable;
   message_settings: MessageSettingsTable;
+  billing_settings: BillingSettingsTable;
+  invoice_counters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+  payment_claims: PaymentClaimsTable;
+  gateway_events: GatewayEventsTable;
 }
 
 export type User = Selectable<UsersTable>;

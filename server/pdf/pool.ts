@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DietPlanDrawing } from './diet-plan.js';
+import type { InvoiceDrawing } from './invoice.js';
 
 /**
  * PDF rendering off the event loop: pdfkit lays out and compresses a plan in
@@ -10,7 +11,7 @@ import type { DietPlanDrawing } from './diet-plan.js';
  */
 export const PDF_WORKERS = Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
-export type PdfJob = { kind: 'diet-plan'; drawing: DietPlanDrawing };
+export type PdfJob = { kind: 'diet-plan'; drawing: DietPlanDrawing } | { kind: 'invoice'; drawing: InvoiceDrawing };
 type Reply = { id: number; pdf?: Uint8Array; error?: string };
 type Task = { id: number; job: PdfJob; resolve: (pdf: Uint8Array) => void; reject: (err: Error) => void };
 type Slot = { worker: Worker; task: Task | null };

@@ -7,6 +7,7 @@ import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
 import { messagesRouter } from '../messages/router.js';
 import { ratingRouter, testimonialsRouter } from '../rating/router.js';
+import { invoiceRouter } from '../payments/router.js';
 import { subscriptionRouter } from '../subscription/router.js';
 import { supportRouter } from '../support/router.js';
 import { visitRouter } from '../visit/router.js';
@@ -33,6 +34,7 @@ export const appRouter = router({
   testimonials: testimonialsRouter,
   checkIn: checkInRouter,
   messages: messagesRouter,
+  invoice: invoiceRouter,
 });
 
 export type AppRouter = typeof appRouter;

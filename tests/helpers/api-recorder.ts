@@ -19,9 +19,9 @@ export type Exchange = {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /**
  * Served beside the REST routes, not operations of the document: the document itself, and the signed
- * PDF link (server/diet-plan/http.ts), a binary download.
+ * PDF links (server/diet-plan/http.ts, server/payments/http.ts), binary downloads.
  */
-const OUTSIDE_THE_JSON_API = /^\/api\/(openapi\.json$|diet-plan\/pdf\/)/;
+const OUTSIDE_THE_JSON_API = /^\/api\/(openapi\.json$|diet-plan\/pdf\/|invoice-files\/)/;
 const recorded: Promise<Exchange | null>[] = [];
 let installed = false;
 

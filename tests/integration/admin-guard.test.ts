@@ -46,6 +46,7 @@ describe('the admin role guard', () => {
       'messages',
       'outbox',
       'overview',
+      'payments',
       'reviews',
       'subscriptions',
       'support',

@@ -8,6 +8,9 @@ import '../../styles/emoji.css';
 /** A drawer link; `href` is relative to the area's nested router. */
 export type ShellLink = { title: string; href: string; Icon: LucideIcon };
 
+/** A count beside a link (unread messages, open invoices), with the words a screen reader says after it ('new' by default). */
+export type LinkBadge = number | { count: number; label: string } | undefined;
+
 const DESKTOP_QUERY = '(min-width: 768px)';
 const isDesktop = () => typeof window !== 'undefined' && window.matchMedia(DESKTOP_QUERY).matches;
 
@@ -79,7 +82,7 @@ export function AppShell<L extends ShellLink>({
   /** One content width for every page of the area, so titles never jump between pages. */
   contentWidth: string;
   /** Counts shown on links (unread messages, open invoices), by the link's href; 0 or none shows nothing. */
-  badges?: Readonly<Record<string, number | undefined>>;
+  badges?: Readonly<Record<string, LinkBadge>>;
   children: ReactNode;
 }) {
   const [location] = useLocation();
@@ -150,8 +153,9 @@ export function AppShell<L extends ShellLink>({
           <ul className="flex flex-col gap-1 p-2">
             {links.map((link) => {
               const current = isCurrent(link, location);
-              const count = badges?.[link.href] ?? 0;
-              const label = count > 0 ? `${link.title}, ${count} new` : link.title;
+              const badge = badges?.[link.href];
+              const count = (typeof badge === 'number' ? badge : badge?.count) ?? 0;
+              const label = count > 0 ? `${link.title}, ${count} ${typeof badge === 'object' ? badge.label : 'new'}` : link.title;
               const item = (
                 <Link
                   href={link.href}

@@ -19,6 +19,7 @@ import { MessageSettingsPage } from './messages/MessageSettingsPage';
 import { MessagesInboxPage } from './messages/MessagesInboxPage';
 import { OutboxPage } from './outbox/OutboxPage';
 import { OverviewPage } from './overview/OverviewPage';
+import { PaymentsPage } from './payments/PaymentsPage';
 import { ReviewsPage } from './reviews/ReviewsPage';
 import { SubscriptionsPage } from './subscriptions/SubscriptionsPage';
 import { SupportPage } from './support/SupportPage';
@@ -75,6 +76,7 @@ function Console() {
         <Route path="/diet-plans/:id/edit" component={DietPlanEditorPage} />
         <Route path="/diet-plans/:id" component={DietPlanPage} />
         <Route path="/subscriptions" component={SubscriptionsPage} />
+        <Route path="/payments" component={PaymentsPage} />
         <Route path="/bookings" component={BookingsPage} />
         <Route path="/support" component={SupportPage} />
         <Route path="/reviews" component={ReviewsPage} />

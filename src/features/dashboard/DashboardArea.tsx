@@ -11,6 +11,7 @@ import { DietPlansPage } from './diet-plans/DietPlansPage';
 import { FeedsPage } from './feeds/FeedsPage';
 import { MessagesPage } from './messages/MessagesPage';
 import { WriteReviewPage } from './review/WriteReviewPage';
+import { PaymentsPage } from './payments/PaymentsPage';
 import { ProfilePage } from './profile/ProfilePage';
 import { ActiveSubscriptionPage } from './subscription/ActiveSubscriptionPage';
 import { useDashboardCheck } from './use-dashboard-session';
@@ -52,6 +53,7 @@ function SignedInDashboard() {
         <Route path="/active-subscription" component={ActiveSubscriptionPage} />
         <Route path="/profile" component={ProfilePage} />
         <Route path="/check-in" component={CheckInPage} />
+        <Route path="/payments" component={PaymentsPage} />
         <Route component={DashboardNotFound} />
       </Switch>
     </DashboardShell>

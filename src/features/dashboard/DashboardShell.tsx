@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
 import { useTRPC } from '../../lib/trpc';
@@ -13,6 +13,15 @@ export function DashboardShell({ children }: { children: ReactNode }) {
   const signOut = useSignOut();
   const trpc = useTRPC();
   const unread = useQuery(trpc.messages.unread.queryOptions());
+  // Open invoices for the drawer's badge; refetched when the window regains focus.
+  const open = useQuery({ ...trpc.invoice.list.queryOptions({ status: 'open', pageSize: 25 }), refetchOnWindowFocus: true });
+  const openCount = open.data?.total ?? 0;
+  const { refetch } = open;
+  useEffect(() => {
+    const onFocus = () => void refetch();
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, [refetch]);
   return (
     <AppShell
       area="dashboard"
@@ -29,7 +38,10 @@ export function DashboardShell({ children }: { children: ReactNode }) {
       userName={info?.fullName ?? ''}
       onSignOut={() => void signOut()}
       contentWidth="max-w-5xl"
-      badges={{ '/messages': unread.data?.totalUnread }}
+      badges={{
+        '/messages': unread.data?.totalUnread,
+        '/payments': { count: openCount, label: openCount === 1 ? 'invoice to pay' : 'invoices to pay' },
+      }}
     >
       {children}
     </AppShell>

@@ -1,4 +1,16 @@
-import { Activity, BookOpen, ClipboardCheck, CreditCard, FileText, MessageCircle, Newspaper, Scale, Star, UserRound } from 'lucide-react';
+import {
+  Activity,
+  BookOpen,
+  ClipboardCheck,
+  CreditCard,
+  FileText,
+  IndianRupee,
+  MessageCircle,
+  Newspaper,
+  Scale,
+  Star,
+  UserRound,
+} from 'lucide-react';
 import type { ShellLink } from '../../components/shell/AppShell';
 
 /** `also`: sub-pages that keep this link highlighted. */
@@ -13,6 +25,7 @@ export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'Check-in', href: '/check-in', Icon: ClipboardCheck },
   { title: 'Write a Review', href: '/write-review', Icon: Star },
   { title: 'Active Subscription', href: '/active-subscription', Icon: CreditCard },
+  { title: 'Payments', href: '/payments', Icon: IndianRupee },
   { title: 'Check BMI', href: '/check-bmi', Icon: Activity },
   { title: 'My Profile', href: '/profile', Icon: UserRound },
   // The guide lives outside the dashboard ('~/' leaves the nested router).

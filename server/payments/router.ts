@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
+import { invoicePdfLinks } from './documents.js';
+import {
+  claimInput,
+  createInvoiceInput,
+  invoice,
+  invoiceIdInput,
+  invoicePage,
+  listInvoicesInput,
+  pdfLinks,
+  rejectInput,
+  voidInput,
+} from './schema.js';
+import * as service from './service.js';
+
+const changed = z.object({ message: z.string(), invoice });
+
+/** Invoices: dietitians issue, confirm, reject and void; clients see their own and claim payments. */
+export const invoiceRouter = router({
+  create: adminProcedure
+    .input(createInvoiceInput)
+    .output(invoice)
+    .mutation(({ ctx, input }) => service.issueInvoice(ctx.deps, ctx.user, input)),
+  list: clientProcedure
+    .input(listInvoicesInput)
+    .output(invoicePage)
+    .query(({ ctx, input }) => service.listInvoices(ctx.deps.db, ctx.user, input, service.serviceDay(ctx.deps.clock()))),
+  get: clientProcedure
+    .input(invoiceIdInput)
+    .output(invoice)
+    .query(({ ctx, input }) => service.getInvoice(ctx.deps.db, ctx.user, input.id, service.serviceDay(ctx.deps.clock()))),
+  claim: clientProcedure
+    .input(claimInput)
+    .output(invoice)
+    .mutation(({ ctx, input }) => service.claimPayment(ctx.deps, ctx.user, input)),
+  confirm: adminProcedure
+    .input(invoiceIdInput)
+    .output(changed)
+    .mutation(({ ctx, input }) => service.confirmPayment(ctx.deps, ctx.user, input)),
+  reject: adminProcedure
+    .input(rejectInput)
+    .output(changed)
+    .mutation(({ ctx, input }) => service.rejectPayment(ctx.deps, ctx.user, input)),
+  void: adminProcedure
+    .input(voidInput)
+    .output(changed)
+    .mutation(({ ctx, input }) => service.voidInvoice(ctx.deps, ctx.user, input)),
+  pdfLinks: clientProcedure
+    .input(invoiceIdInput)
+    .output(pdfLinks)
+    .query(({ ctx, input }) => invoicePdfLinks(ctx.deps, ctx.user, input.id)),
+});

@@ -1,0 +1,434 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Download, IndianRupee, Plus, Settings } from 'lucide-react';
+import { useState } from 'react';
+import { PLAN_TYPE_LABELS, PLAN_TYPES, plansOfType } from '../../../../server/catalogue/plans';
+import { DEFAULT_SAC, financialYearOf, GST_STATES } from '../../../../server/payments/schema';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { SelectField, TextAreaField, TextField } from '../../../components/ui/Field';
+import { Modal } from '../../../components/ui/Modal';
+import { formatDay, localToday } from '../../../lib/format';
+import { toastError } from '../../../lib/notify';
+import { newRequestKey } from '../../../lib/request-key';
+import { toast } from '../../../lib/toast';
+import { useTRPC } from '../../../lib/trpc';
+import { formatPaise, type InvoiceView, STATUS_LABEL, statusOf, statusTone } from '../../payments/format';
+import { EmptyState, LoadError, Loading, Page, Pager, Segmented, Table, td, th } from '../ui';
+
+const PAGE_SIZE = 25;
+const FILTERS = [
+  { value: 'claimed', label: 'Claimed' },
+  { value: 'issued', label: 'Issued' },
+  { value: 'overdue', label: 'Overdue' },
+  { value: 'paid', label: 'Paid' },
+  { value: 'void', label: 'Void' },
+  { value: 'all', label: 'All' },
+] as const;
+type Filter = (typeof FILTERS)[number]['value'];
+
+/** The console's Payments: the figures, invoices by status with their decisions, issuing, billing details and the CSV. */
+export function PaymentsPage() {
+  const trpc = useTRPC();
+  const [filter, setFilter] = useState<Filter>('all');
+  const [page, setPage] = useState(0);
+  const [issuing, setIssuing] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const summary = useQuery({ ...trpc.admin.payments.summary.queryOptions(), refetchOnWindowFocus: true });
+  const list = useQuery({
+    ...trpc.invoice.list.queryOptions({ status: filter, page, pageSize: PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+    refetchOnWindowFocus: true,
+  });
+  return (
+    <Page
+      title="Payments"
+      lead="Invoices, UPI payments to confirm, and the accountant’s export."
+      actions={
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" onClick={() => setSettingsOpen(true)}>
+            <Settings className="h-4 w-4" aria-hidden="true" />
+            Billing details
+          </Button>
+          <Button onClick={() => setIssuing(true)}>
+            <Plus className="h-4 w-4" aria-hidden="true" />
+            Issue an invoice
+          </Button>
+        </div>
+      }
+    >
+      <div className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Figure label="Collected this month" value={summary.data ? formatPaise(summary.data.collectedThisMonthPaise) : '…'} />
+        <Figure label="Outstanding" value={summary.data ? formatPaise(summary.data.outstandingPaise) : '…'} />
+        <Figure label="Claimed, to confirm" value={summary.data ? String(summary.data.counts.claimed) : '…'} />
+        <Figure label="Overdue" value={summary.data ? String(summary.data.counts.overdue) : '…'} />
+      </div>
+      <Card>
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 p-4">
+          <Segmented
+            label="Which invoices"
+            value={filter}
+            options={FILTERS}
+            onChange={(f) => {
+              setFilter(f);
+              setPage(0);
+            }}
+          />
+          <CsvExport />
+        </div>
+        {list.isPending ? (
+          <Loading label="Loading invoices" />
+        ) : list.isError ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : list.data.items.length === 0 ? (
+          <EmptyState Icon={IndianRupee}>No invoices here.</EmptyState>
+        ) : (
+          <>
+            <InvoiceTable items={list.data.items} />
+            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} label="invoices" />
+          </>
+        )}
+      </Card>
+      {issuing && <IssueInvoiceDialog onClose={() => setIssuing(false)} />}
+      {settingsOpen && <BillingSettingsDialog onClose={() => setSettingsOpen(false)} />}
+    </Page>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <Card className="p-4">
+      <p className="text-sm text-slate-600">{label}</p>
+      <p className="mt-1 text-xl font-bold text-slate-900">{value}</p>
+    </Card>
+  );
+}
+
+function useRefreshPayments() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.invoice.list.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.admin.payments.summary.queryKey() }),
+    ]);
+}
+
+function InvoiceTable({ items }: { items: InvoiceView[] }) {
+  const [deciding, setDeciding] = useState<{ invoice: InvoiceView; action: 'reject' | 'void' } | null>(null);
+  const trpc = useTRPC();
+  const refresh = useRefreshPayments();
+  const confirm = useMutation(trpc.invoice.confirm.mutationOptions());
+  const onConfirm = async (inv: InvoiceView) => {
+    try {
+      const res = await confirm.mutateAsync({ id: inv.id });
+      toast.success(res.message);
+      await refresh();
+    } catch (error) {
+      toastError(error);
+    }
+  };
+  return (
+    <>
+      <Table label="Invoices">
+        <thead>
+          <tr>
+            <th className={th}>Number</th>
+            <th className={th}>Client</th>
+            <th className={th}>Issued</th>
+            <th className={`${th} text-right`}>Total</th>
+            <th className={th}>Status</th>
+            <th className={th}>Action</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {items.map((inv) => {
+            const s = statusOf(inv);
+            return (
+              <tr key={inv.id} data-testid="invoice-row">
+                <td className={`${td} font-semibold whitespace-nowrap`}>{inv.number}</td>
+                <td className={td}>{inv.client.name}</td>
+                <td className={`${td} whitespace-nowrap`}>{formatDay(inv.issuedOn)}</td>
+                <td className={`${td} text-right whitespace-nowrap`}>{formatPaise(inv.totalPaise)}</td>
+                <td className={td}>
+                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ${statusTone(s)}`}>
+                    {STATUS_LABEL[s]}
+                  </span>
+                  {inv.status === 'claimed' && inv.claim && <p className="mt-1 text-xs text-slate-600">UTR {inv.claim.utr}</p>}
+                  {inv.status === 'paid' && inv.paymentReference && (
+                    <p className="mt-1 text-xs text-slate-600">Ref {inv.paymentReference}</p>
+                  )}
+                </td>
+                <td className={td}>
+                  <div className="flex flex-wrap gap-2">
+                    {inv.status === 'claimed' && (
+                      <>
+                        <Button size="sm" onClick={() => void onConfirm(inv)} disabled={confirm.isPending}>
+                          Confirm
+                        </Button>
+                        <Button size="sm" variant="secondary" onClick={() => setDeciding({ invoice: inv, action: 'reject' })}>
+                          Reject
+                        </Button>
+                      </>
+                    )}
+                    {(inv.status === 'issued' || inv.status === 'claimed') && (
+                      <Button size="sm" variant="ghost" onClick={() => setDeciding({ invoice: inv, action: 'void' })}>
+                        Void
+                      </Button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </Table>
+      {deciding && <ReasonDialog {...deciding} onClose={() => setDeciding(null)} />}
+    </>
+  );
+}
+
+function ReasonDialog({ invoice, action, onClose }: { invoice: InvoiceView; action: 'reject' | 'void'; onClose: () => void }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshPayments();
+  const reject = useMutation(trpc.invoice.reject.mutationOptions());
+  const voidIt = useMutation(trpc.invoice.void.mutationOptions());
+  const [reason, setReason] = useState('');
+  const submit = async () => {
+    try {
+      const res = await (action === 'reject' ? reject : voidIt).mutateAsync({ id: invoice.id, reason });
+      toast.success(res.message);
+      await refresh();
+      onClose();
+    } catch (error) {
+      toastError(error);
+    }
+  };
+  return (
+    <Modal
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title={action === 'reject' ? `Reject the payment for ${invoice.number}` : `Void ${invoice.number}`}
+      footer={
+        <Button onClick={() => void submit()} disabled={reject.isPending || voidIt.isPending}>
+          {action === 'reject' ? 'Reject payment' : 'Void invoice'}
+        </Button>
+      }
+    >
+      <TextAreaField
+        label={action === 'reject' ? 'Reason (the client reads it)' : 'Reason'}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        rows={3}
+      />
+    </Modal>
+  );
+}
+
+function IssueInvoiceDialog({ onClose }: { onClose: () => void }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshPayments();
+  const clients = useQuery(trpc.admin.clients.list.queryOptions({ status: 'active', page: 0, pageSize: 100 }));
+  const settings = useQuery(trpc.admin.payments.settings.queryOptions());
+  const create = useMutation(trpc.invoice.create.mutationOptions());
+  const [clientId, setClientId] = useState('');
+  const [planType, setPlanType] = useState<(typeof PLAN_TYPES)[number]>('WL');
+  const [planId, setPlanId] = useState('');
+  const [custom, setCustom] = useState({ description: '', rupees: '' });
+  const [discount, setDiscount] = useState('');
+  const [stateCode, setStateCode] = useState('');
+  const [key] = useState(newRequestKey);
+  const registered = Boolean(settings.data?.gstin);
+  const toPaise = (text: string) => Math.round(Number(text.replace(/[₹,\s]/g, '') || '0') * 100);
+  const submit = async () => {
+    try {
+      const made = await create.mutateAsync({
+        clientId: Number(clientId),
+        plan: planId ? { planType, planId: planId as never } : null,
+        lines: custom.description ? [{ description: custom.description, quantity: 1, unitPaise: toPaise(custom.rupees) }] : [],
+        discountPaise: toPaise(discount),
+        clientStateCode: (stateCode || null) as never,
+        clientRequestId: key,
+      });
+      toast.success(`Invoice ${made.number} issued for ${formatPaise(made.totalPaise)}.`);
+      await refresh();
+      onClose();
+    } catch (error) {
+      toastError(error);
+    }
+  };
+  return (
+    <Modal
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title="Issue an invoice"
+      footer={
+        <Button onClick={() => void submit()} disabled={create.isPending}>
+          Issue invoice
+        </Button>
+      }
+    >
+      <div className="flex flex-col gap-4">
+        {settings.data === null && <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">Set the billing details first.</p>}
+        <SelectField label="Client" value={clientId} onChange={(e) => setClientId(e.target.value)}>
+          <option value="">Choose a client</option>
+          {(clients.data?.items ?? []).map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.fullName} ({c.email})
+            </option>
+          ))}
+        </SelectField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SelectField
+            label="Plan type"
+            value={planType}
+            onChange={(e) => {
+              setPlanType(e.target.value as never);
+              setPlanId('');
+            }}
+          >
+            {PLAN_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {PLAN_TYPE_LABELS[t]}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Plan (starts on payment)" value={planId} onChange={(e) => setPlanId(e.target.value)}>
+            <option value="">No plan</option>
+            {plansOfType(planType).map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} · {p.duration} · ₹{p.sellPrice.toLocaleString('en-IN')}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+          <TextField
+            label="Custom line (optional)"
+            value={custom.description}
+            onChange={(e) => setCustom({ ...custom, description: e.target.value })}
+          />
+          <TextField
+            label="Its price (₹)"
+            inputMode="decimal"
+            value={custom.rupees}
+            onChange={(e) => setCustom({ ...custom, rupees: e.target.value })}
+          />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="Discount (₹, optional)" inputMode="decimal" value={discount} onChange={(e) => setDiscount(e.target.value)} />
+          <SelectField
+            label={registered ? 'Client’s state (place of supply)' : 'Client’s state (optional)'}
+            value={stateCode}
+            onChange={(e) => setStateCode(e.target.value)}
+          >
+            <option value="">Choose a state</option>
+            {GST_STATES.map(([code, name]) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <p className="text-sm text-slate-600">Totals and GST are worked out by the server from the catalogue and the billing details.</p>
+      </div>
+    </Modal>
+  );
+}
+
+function BillingSettingsDialog({ onClose }: { onClose: () => void }) {
+  const trpc = useTRPC();
+  const current = useQuery(trpc.admin.payments.settings.queryOptions());
+  const save = useMutation(trpc.admin.payments.saveSettings.mutationOptions());
+  const queryClient = useQueryClient();
+  if (current.isPending) return null;
+  const d = current.data;
+  const submit = async (form: FormData) => {
+    const text = (k: string) => String(form.get(k) ?? '');
+    try {
+      const res = await save.mutateAsync({
+        legalName: text('legalName'),
+        address: text('address'),
+        stateCode: text('stateCode') as never,
+        gstin: text('gstin'),
+        sacCode: text('sacCode'),
+        taxRateBp: Math.round(Number(text('taxRate')) * 100),
+        upiVpa: text('upiVpa'),
+        payeeName: text('payeeName'),
+        invoicePrefix: text('invoicePrefix'),
+      });
+      toast.success(res.message);
+      await queryClient.invalidateQueries({ queryKey: trpc.admin.payments.settings.queryKey() });
+      onClose();
+    } catch (error) {
+      toastError(error);
+    }
+  };
+  return (
+    <Modal
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title="Billing details"
+      footer={
+        <Button type="submit" form="billing-settings" disabled={save.isPending}>
+          Save
+        </Button>
+      }
+    >
+      <form
+        id="billing-settings"
+        method="post"
+        className="flex flex-col gap-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(new FormData(e.currentTarget));
+        }}
+      >
+        <TextField label="Legal name" name="legalName" defaultValue={d?.legalName ?? ''} />
+        <TextAreaField label="Address" name="address" rows={2} defaultValue={d?.address ?? ''} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SelectField label="State" name="stateCode" defaultValue={d?.stateCode ?? '27'}>
+            {GST_STATES.map(([code, name]) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
+          </SelectField>
+          <TextField label="GSTIN (blank if not registered)" name="gstin" defaultValue={d?.gstin ?? ''} />
+          <TextField label="SAC" name="sacCode" defaultValue={d?.sacCode ?? DEFAULT_SAC} />
+          <TextField label="GST rate (%)" name="taxRate" inputMode="decimal" defaultValue={String((d?.taxRateBp ?? 1800) / 100)} />
+          <TextField label="UPI id (VPA)" name="upiVpa" defaultValue={d?.upiVpa ?? ''} />
+          <TextField label="Payee name" name="payeeName" defaultValue={d?.payeeName ?? ''} />
+          <TextField label="Invoice prefix" name="invoicePrefix" defaultValue={d?.invoicePrefix ?? 'PSN'} />
+        </div>
+        <p className="text-sm text-slate-600">Confirm the SAC and the rate with your accountant.</p>
+      </form>
+    </Modal>
+  );
+}
+
+function CsvExport() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const today = localToday();
+  const fy = financialYearOf(today);
+  const from = `20${fy.slice(0, 2)}-04-01`;
+  const download = async () => {
+    try {
+      const file = await queryClient.fetchQuery(trpc.admin.payments.exportCsv.queryOptions({ from, to: today }));
+      const url = URL.createObjectURL(new Blob([file.csv], { type: 'text/csv;charset=utf-8' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = file.filename;
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch (error) {
+      toastError(error);
+    }
+  };
+  return (
+    <Button variant="secondary" size="sm" onClick={() => void download()}>
+      <Download className="h-4 w-4" aria-hidden="true" />
+      CSV for this financial year
+    </Button>
+  );
+}
