@@ -228,3 +228,19 @@ export function findInvoicePeople(db: Db, id: number) {
     .where('i.id', '=', id)
     .executeTakeFirst();
 }
+
+/** The last day of the client's running (or future) subscriptions from `today`, if any: a paid plan starts after it. */
+export async function lastRunningSubscriptionDay(db: Db, clientId: number, today: string): Promise<string | null> {
+  const latest = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.max('end_date').as('end'))
+    .where('client_id', '=', clientId)
+    .where('cancelled_at', 'is', null)
+    .where('end_date', '>=', today)
+    .executeTakeFirst();
+  return (latest?.end as string | null | undefined) ?? null;
+}
+
+export function markInvoicePaid(db: Db, id: number, paid: Updateable<InvoicesTable>) {
+  return db.updateTable('invoices').set(paid).where('id', '=', id).execute();
+}

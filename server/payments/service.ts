@@ -378,14 +378,8 @@ async function markPaid(
   let subscriptionId: number | null = null;
   if (row.plan_type && row.plan_id) {
     const today = serviceDay(payment.now);
-    const latest = await trx
-      .selectFrom('subscriptions')
-      .select((eb) => eb.fn.max('end_date').as('end'))
-      .where('client_id', '=', row.client_id)
-      .where('cancelled_at', 'is', null)
-      .where('end_date', '>=', today)
-      .executeTakeFirst();
-    const startDate = latest?.end ? addDays(latest.end as string, 1) : today;
+    const lastDay = await repo.lastRunningSubscriptionDay(trx, row.client_id, today);
+    const startDate = lastDay ? addDays(lastDay, 1) : today;
     const sub = await assignSubscription(
       trx,
       {
@@ -400,18 +394,14 @@ async function markPaid(
     );
     subscriptionId = sub.id;
   }
-  await trx
-    .updateTable('invoices')
-    .set({
-      status: 'paid',
-      paid_at: payment.now,
-      paid_via: payment.via,
-      payment_reference: payment.reference,
-      subscription_id: subscriptionId,
-      updated_at: payment.now,
-    })
-    .where('id', '=', row.id)
-    .execute();
+  await repo.markInvoicePaid(trx, row.id, {
+    status: 'paid',
+    paid_at: payment.now,
+    paid_via: payment.via,
+    payment_reference: payment.reference,
+    subscription_id: subscriptionId,
+    updated_at: payment.now,
+  });
   return { subscriptionId };
 }
 
