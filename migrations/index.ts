@@ -13,6 +13,7 @@ import * as feedEventQuietsTrigger from './2026-11-24T0600_feed_event_quiets_tri
 import * as repeatSafeWrites from './2026-11-26T0200_repeat_safe_writes.js';
 import * as attachments from './2026-11-26T0700_attachments.js';
 import * as messages from './2026-11-26T0710_messages.js';
+import * as messageAttachments from './2026-11-26T0730_message_attachments.js';
 import * as invoices from './2026-11-26T0720_invoices.js';
 
 /**
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0700_attachments': attachments,
   '2026-11-26T0710_messages': messages,
   '2026-11-26T0720_invoices': invoices,
+  '2026-11-26T0730_message_attachments': messageAttachments,
 };

@@ -24,7 +24,7 @@ const MAX_NAME_LENGTH = 200;
 export type AttachmentView = {
   id: string;
   name: string;
-  contentType: string;
+  contentType: AcceptedType;
   size: number;
   url: string;
   thumbnailUrl: string | null;
@@ -43,7 +43,7 @@ export function toView(
   return {
     id: row.id,
     name: row.name,
-    contentType: row.content_type,
+    contentType: row.content_type as AcceptedType,
     size: row.size,
     url: signAttachmentLink(file, 'file', now),
     thumbnailUrl: row.has_thumbnail ? signAttachmentLink(file, 'thumbnail', now) : null,

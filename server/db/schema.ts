@@ -327,6 +327,13 @@ export interface ConversationReadsTable {
   read_at: Timestamp;
 }
 
+/** The files a message carries, in the order attached. */
+export interface MessageAttachmentsTable {
+  message_id: number;
+  attachment_id: string;
+  position: number;
+}
+
 export interface SavedRepliesTable {
   id: Generated<number>;
   title: string;
@@ -459,6 +466,7 @@ export interface GatewayEventsTable {
 }
 
 export interface Database {
+  message_attachments: MessageAttachmentsTable;
   attachments: AttachmentsTable;
   users: UsersTable;
   sessions: SessionsTable;

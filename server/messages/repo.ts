@@ -477,3 +477,31 @@ export function clientContact(db: Db, clientId: number) {
 export async function notifyMessages(trx: Db, channel: string, payload: string): Promise<void> {
   await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
 }
+
+/** Records the files a message carries, in the order attached. */
+export async function insertMessageAttachments(db: Db, messageId: number, attachmentIds: readonly string[]) {
+  if (attachmentIds.length === 0) return;
+  await db
+    .insertInto('message_attachments')
+    .values(attachmentIds.map((attachment_id, position) => ({ message_id: messageId, attachment_id, position })))
+    .execute();
+}
+
+/** The attachment ids of these messages, each message's in order. */
+export async function attachmentIdsOf(db: Db, messageIds: readonly number[]): Promise<Map<number, string[]>> {
+  const byMessage = new Map<number, string[]>();
+  if (messageIds.length === 0) return byMessage;
+  const rows = await db
+    .selectFrom('message_attachments')
+    .select(['message_id', 'attachment_id'])
+    .where('message_id', 'in', messageIds)
+    .orderBy('message_id')
+    .orderBy('position')
+    .execute();
+  for (const r of rows) {
+    const list = byMessage.get(r.message_id) ?? [];
+    list.push(r.attachment_id);
+    byMessage.set(r.message_id, list);
+  }
+  return byMessage;
+}

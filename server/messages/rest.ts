@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { defineRoutes, untrusted } from '../rest/route.js';
-import { conversationSummary, listConversationsInput, markReadInput, message, readState, sendMessageInput, sentMessage } from './schema.js';
+import {
+  conversationSummary,
+  listConversationsInput,
+  markReadInput,
+  message,
+  readState,
+  sendMessageFields,
+  sentMessage,
+} from './schema.js';
 
 /** The path names the conversation; the procedures take it as conversationId. */
 const idParam = z.object({ id: z.string() });
@@ -56,10 +64,10 @@ export const messageRoutes = defineRoutes([
     method: 'post',
     path: '/conversations/:id/messages',
     summary:
-      'Send a message: text up to 4,000 characters and a clientMessageId (a UUID made once per message). 201 with the message; the same clientMessageId again answers 200 with the first message (repeated: true). attachmentIds are not accepted yet',
+      'Send a message: text up to 4,000 characters and a clientMessageId (a UUID made once per message). 201 with the message; the same clientMessageId again answers 200 with the first message (repeated: true); attachmentIds (at most 5, from POST /api/attachments) go with it, and the text may then be empty',
     tag: 'Messages',
     auth: 'required',
-    request: { params: idParam, body: sendMessageInput.omit({ conversationId: true }) },
+    request: { params: idParam, body: sendMessageFields.omit({ conversationId: true }) },
     response: sentMessage,
     successStatus: 201,
     repeatAnswer: 'The clientMessageId was sent before: the first message, with repeated: true; nothing new is stored',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attachmentView } from '../attachments/schema.js';
 import { idempotencyKey, idField, INT32_MAX, plainText, requiredText } from '../validation.js';
 
 /** Messages between a client and the care team (issue 23). zod only: the client's screens import this file. */
@@ -37,16 +38,32 @@ const pageLimit = (max: number, fallback: number) =>
 
 export const conversationIdInput = z.object({ conversationId: idField('conversationId') });
 
-export const sendMessageInput = z.object({
+/** A message's text may be empty when it carries files (a photo of a meal says enough). */
+const messageBody = z
+  .string({ error: 'The message must be text' })
+  .trim()
+  .max(MESSAGE_TEXT_MAX, `A message must be at most ${MESSAGE_TEXT_MAX.toLocaleString('en-IN')} characters`)
+  .pipe(plainText('The message', { multiline: true }))
+  .default('');
+
+/** The fields of a send (the REST body documents these; the procedure also requires text or a file). */
+export const sendMessageFields = z.object({
   conversationId: idField('conversationId'),
-  text: messageText,
+  /** Up to 4,000 characters; may be left out when attachmentIds carries at least one file. */
+  text: messageBody,
   /** The sender's own key, made once per message and sent again on a retry: a repeat returns the first message. */
   clientMessageId: idempotencyKey('clientMessageId'),
   /** Uploaded attachments (POST /api/attachments) to send with the message, at most 5. */
   attachmentIds: z
-    .array(idField('attachmentIds'), { error: 'attachmentIds must be a list of attachment ids' })
+    .array(z.string({ error: 'Each attachment id must be text' }).trim().max(64, 'That is not an attachment id'), {
+      error: 'attachmentIds must be a list of the ids POST /api/attachments answered',
+    })
     .max(MESSAGE_ATTACHMENTS_MAX, `A message can carry at most ${MESSAGE_ATTACHMENTS_MAX} attachments`)
     .optional(),
+});
+export const sendMessageInput = sendMessageFields.refine((m) => m.text.length > 0 || (m.attachmentIds?.length ?? 0) > 0, {
+  message: TEXT_REQUIRED,
+  path: ['text'],
 });
 export type SendMessageInput = z.infer<typeof sendMessageInput>;
 
@@ -82,14 +99,6 @@ export const listConversationsInput = z.object({
 });
 
 export const SENDER_ROLES = ['client', 'dietitian', 'system'] as const;
-export const attachmentView = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  contentType: z.string(),
-  size: z.number().int(),
-  url: z.string(),
-  thumbnailUrl: z.string().nullable().optional(),
-});
 export const message = z.object({
   id: z.number().int(),
   seq: z.number().int(),

@@ -9,6 +9,7 @@ import { insertOnce } from '../db/idempotent.js';
 import type { Database, MessageSenderRole } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { type AttachmentView, attachmentViews, claimAttachments } from '../attachments/service.js';
 import { officeHoursOf } from './console.js';
 import { publishMessageSignal } from './events.js';
 import { awayReply, nextOpening } from './office-hours.js';
@@ -29,13 +30,11 @@ export type MessageDeps = { db: Kysely<Database>; config: { rateLimits: Pick<Rat
 export const CARE_TEAM_NAME = `${BRAND.name} care team`;
 const NOT_YOURS = 'You can only read and write your own conversation.';
 const CLIENT_DEACTIVATED = 'This client’s account is deactivated: no new messages can be sent in this conversation.';
-/** Until the attachments side is merged (decision 113): a message is text only. */
-export const ATTACHMENTS_NOT_YET = 'Attachments cannot be sent yet: send the message without attachmentIds.';
 
 const isDietitian = (actor: SessionUser) => actor.role === ROLE.admin;
 const roleOf = (actor: SessionUser): MessageSenderRole => (isDietitian(actor) ? 'dietitian' : 'client');
 
-export function toMessage(r: repo.MessageRow): Message {
+export function toMessage(r: repo.MessageRow, attachments: readonly AttachmentView[] = []): Message {
   const system = r.sender_role === 'system';
   return {
     id: r.id,
@@ -52,10 +51,28 @@ export function toMessage(r: repo.MessageRow): Message {
       role: r.sender_role,
     },
     text: r.text,
-    attachments: [],
+    attachments: [...attachments],
     sentAt: r.sent_at,
   };
 }
+
+/** Messages as a viewer sees them, with their files' views (fresh signed links). */
+export async function messagesWithFiles(db: Db, viewer: SessionUser, rows: readonly repo.MessageRow[]): Promise<Message[]> {
+  const idsByMessage = await repo.attachmentIdsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  if (idsByMessage.size === 0) return rows.map((r) => toMessage(r));
+  const views = await attachmentViews(db, [...idsByMessage.values()].flat(), viewer);
+  return rows.map((r) =>
+    toMessage(
+      r,
+      (idsByMessage.get(r.id) ?? []).flatMap((id) => views.get(id) ?? []),
+    ),
+  );
+}
+
+const withFiles = async (db: Db, viewer: SessionUser, row: repo.MessageRow) => (await messagesWithFiles(db, viewer, [row]))[0]!;
 
 /**
  * The conversation a viewer may open: any for a dietitian; for a client only
@@ -92,16 +109,13 @@ class RepeatedSend {
  * not counted against the limit. The `messages` channel hears of it on commit.
  */
 export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: SendMessageInput, now: Date) {
-  if (input.attachmentIds && input.attachmentIds.length > 0) {
-    throw badRequest(ATTACHMENTS_NOT_YET, { attachmentIds: [ATTACHMENTS_NOT_YET] });
-  }
   const conversation = await conversationFor(deps.db, actor, input.conversationId);
   const key = input.clientMessageId;
-  const repeatOf = (row: repo.MessageRow) => {
+  const repeatOf = async (row: repo.MessageRow) => {
     if (row.conversation_id !== conversation.id) {
       throw conflict('This clientMessageId was already used for a message in another conversation. Make a new one for each message.');
     }
-    return { ...toMessage(row), repeated: true } satisfies SentMessage;
+    return { ...(await withFiles(deps.db, actor, row)), repeated: true } satisfies SentMessage;
   };
   const first = await repo.findMessageByKey(deps.db, actor.id, key);
   if (first) return repeatOf(first);
@@ -135,6 +149,21 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
         existing: () => repo.findMessageByKey(trx, actor.id, key),
       });
       if (!once.created) throw new RepeatedSend(once.row);
+      // The files go with the message in its transaction: claimed for this client's record, or the send fails whole.
+      const attachmentIds = input.attachmentIds ?? [];
+      if (attachmentIds.length > 0) {
+        const claimed = await claimAttachments(trx, {
+          uploaderId: actor.id,
+          ids: attachmentIds,
+          clientId: locked.client_id,
+          use: 'message',
+        });
+        await repo.insertMessageAttachments(
+          trx,
+          once.row.id,
+          claimed.map((a) => a.id),
+        );
+      }
       await recordSlots(trx, [limit], now);
       // The sender has read everything up to their own message.
       await repo.markRead(trx, conversation.id, actor.id, seq, now);
@@ -142,9 +171,9 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
       if (role === 'client') await autoReplyIfClosed(trx, locked, hours, now);
       return once.row;
     });
-    return { ...toMessage(row), repeated: false } satisfies SentMessage;
+    return { ...(await withFiles(deps.db, actor, row)), repeated: false } satisfies SentMessage;
   } catch (err) {
-    if (err instanceof RepeatedSend) return repeatOf(err.row);
+    if (err instanceof RepeatedSend) return await repeatOf(err.row);
     throw err;
   }
 }
@@ -200,7 +229,7 @@ export async function listMessages(db: Db, actor: SessionUser, input: ListMessag
   const viewerIsClient = !isDietitian(actor);
   return {
     conversationId: conversation.id,
-    messages: rows.map(toMessage),
+    messages: await messagesWithFiles(db, actor, rows),
     lastSeq: conversation.last_seq,
     seenSeq: viewerIsClient ? marks.teamSeq : marks.clientSeq,
     readSeq: viewerIsClient ? marks.clientSeq : await repo.readSeqOf(db, conversation.id, actor.id),

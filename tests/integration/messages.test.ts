@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesAfter } from '../../server/messages/repo.js';
 import { callerFor, failure, httpClient } from '../helpers/callers.js';
@@ -44,6 +45,13 @@ async function conversationOf(user: TestUser): Promise<number> {
 }
 const send = (token: string, conversationId: number, text: string, clientMessageId = randomUUID()) =>
   post(token, `/conversations/${conversationId}/messages`, { text, clientMessageId });
+async function upload(token: string, bytes: Uint8Array, name: string) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  const res = await fetch(`${server.url}/api/attachments`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
 const seqsOf = async (conversationId: number) =>
   (await server.deps.db.selectFrom('messages').select('seq').where('conversation_id', '=', conversationId).orderBy('seq').execute()).map(
     (r) => r.seq,
@@ -171,17 +179,87 @@ describe('sending', () => {
     expect((await send(ravi.token, id, `${'क'.repeat(3990)} 🙏🏽`)).status).toBe(201);
   });
 
-  it('answers 400 for attachments until the attachments side is merged, and stores nothing', async () => {
+  it('sends a photo and a report with a message (or alone), in order, and a repeat carries the same files', async () => {
+    const id = await conversationOf(ravi);
+    const photo = await upload(
+      ravi.token,
+      await sharp({ create: { width: 32, height: 24, channels: 3, background: '#c44' } })
+        .jpeg()
+        .toBuffer(),
+      'plate.jpg',
+    );
+    const report = await upload(ravi.token, Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\n%%EOF\n'), 'lipid-profile.pdf');
+    expect([photo.status, report.status]).toEqual([201, 201]);
+    const key = randomUUID();
+    const body = { text: 'My lunch and the lab report', clientMessageId: key, attachmentIds: [report.body.data.id, photo.body.data.id] };
+    const sent = await post(ravi.token, `/conversations/${id}/messages`, body);
+    expect(sent.status).toBe(201);
+    const files = sent.body.data.attachments;
+    expect(files.map((f: { name: string; contentType: string }) => [f.name, f.contentType])).toEqual([
+      ['lipid-profile.pdf', 'application/pdf'],
+      ['plate.jpg', 'image/jpeg'],
+    ]);
+    expect(files[1].thumbnailUrl).toEqual(expect.any(String));
+    // The dietitian reads it with the files; the client's own link opens the photo.
+    const read = await get(admin.token, `/conversations/${id}/messages?after=${sent.body.data.seq - 1}`);
+    expect(read.body.data[0].attachments.map((f: { id: string }) => f.id)).toEqual([report.body.data.id, photo.body.data.id]);
+    const image = await fetch(new URL(read.body.data[0].attachments[1].url, server.url));
+    expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    // A repeat answers the same message with the same files, and claims nothing twice.
+    const again = await post(ravi.token, `/conversations/${id}/messages`, body);
+    expect([again.status, again.body.data.id, again.body.data.attachments.length]).toEqual([200, sent.body.data.id, 2]);
+    // A photo alone is a message; no text and no file is not.
+    const alone = await upload(
+      ravi.token,
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#4c4' } })
+        .png()
+        .toBuffer(),
+      'dinner.png',
+    );
+    const onlyPhoto = await post(ravi.token, `/conversations/${id}/messages`, {
+      clientMessageId: randomUUID(),
+      attachmentIds: [alone.body.data.id],
+    });
+    expect([onlyPhoto.status, onlyPhoto.body.data.text]).toEqual([201, '']);
+    const empty = await post(ravi.token, `/conversations/${id}/messages`, { clientMessageId: randomUUID() });
+    expect([empty.status, empty.body.data.fieldErrors.text]).toEqual([400, ['Write a message']]);
+  });
+
+  it('refuses a file that is not the sender’s own upload or is attached already, and stores no message', async () => {
     const id = await conversationOf(ravi);
     const before = await seqsOf(id);
-    const res = await post(ravi.token, `/conversations/${id}/messages`, {
-      text: 'photo',
+    const ashas = await upload(asha.token, Buffer.from('%PDF-1.4\n%%EOF\n'), 'asha.pdf');
+    const notMine = await post(ravi.token, `/conversations/${id}/messages`, {
+      text: 'x',
       clientMessageId: randomUUID(),
-      attachmentIds: [1],
+      attachmentIds: [ashas.body.data.id],
     });
-    expect(res.status).toBe(400);
-    expect(res.body.data.fieldErrors.attachmentIds).toEqual(['Attachments cannot be sent yet: send the message without attachmentIds.']);
-    expect(await seqsOf(id)).toEqual(before);
+    expect(notMine.status).toBe(400);
+    expect(notMine.body.data.fieldErrors.attachmentIds[0]).toMatch(/not found among your uploads/);
+    const bogus = await post(ravi.token, `/conversations/${id}/messages`, {
+      text: 'x',
+      clientMessageId: randomUUID(),
+      attachmentIds: ['1'],
+    });
+    expect(bogus.status).toBe(400);
+    const mine = await upload(ravi.token, Buffer.from('%PDF-1.4\n%%EOF\n'), 'once.pdf');
+    expect(
+      (
+        await post(ravi.token, `/conversations/${id}/messages`, {
+          text: 'first',
+          clientMessageId: randomUUID(),
+          attachmentIds: [mine.body.data.id],
+        })
+      ).status,
+    ).toBe(201);
+    const twice = await post(ravi.token, `/conversations/${id}/messages`, {
+      text: 'again',
+      clientMessageId: randomUUID(),
+      attachmentIds: [mine.body.data.id],
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.data.fieldErrors.attachmentIds[0]).toMatch(/already attached/);
+    expect((await seqsOf(id)).length).toBe(before.length + 1);
   });
 
   it('notifies the messages channel on commit with ids only, never the text', async () => {

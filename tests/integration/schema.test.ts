@@ -161,6 +161,7 @@ const expectedColumns = {
   ],
   messages: ['id', 'conversation_id', 'seq', 'sender_id', 'sender_role', 'client_message_id', 'text', 'sent_at', 'search'],
   conversation_reads: ['conversation_id', 'user_id', 'last_read_seq', 'read_at'],
+  message_attachments: ['message_id', 'attachment_id', 'position'],
   saved_replies: ['id', 'title', 'body', 'created_by', 'created_at', 'updated_at'],
   message_settings: ['id', 'office_days', 'office_opens', 'office_closes', 'updated_by', 'updated_at'],
   attachments: [
