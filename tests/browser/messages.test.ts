@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { DESKTOP, PHONE } from '../helpers/browser.js';
@@ -29,17 +30,33 @@ describe('messages between a client and the care team', () => {
     expect(await box.inputValue()).toBe('');
     const link = mine.getByRole('link', { name: 'https://example.com/poha' });
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    // A photo goes with the next message: uploaded at once (with progress), sent with the text.
+    const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#e7a33e' } })
+      .jpeg()
+      .toBuffer();
+    await phone.page.getByTestId('composer-file-input').setInputFiles({ name: 'lunch.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await expect
+      .poll(() => phone.page.getByTestId('composer-files').locator('li').getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('ready');
+    await box.fill('My lunch today');
+    await phone.page.getByRole('button', { name: 'Send' }).click();
+    const withPhoto = phone.page.getByTestId('chat-message').filter({ hasText: 'My lunch today' });
+    await expect.poll(() => withPhoto.getAttribute('data-status'), { timeout: 10_000 }).toBe('sent');
+    expect(await withPhoto.getByTestId('chat-file').getAttribute('data-type')).toBe('image/jpeg');
+    await expect.poll(() => withPhoto.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await screenshot(phone.page, 'messages-client-sent');
 
     const desk = await signedInPage(browser, server, dietitian, { viewport: DESKTOP });
     await desk.page.goto('/admin/messages');
     const row = desk.page.getByTestId('inbox-row').filter({ hasText: 'Meera Iyer' });
-    await expect.poll(() => row.getAttribute('data-unread'), { timeout: 15_000 }).toBe('1');
-    await expect.poll(() => desk.page.getByRole('link', { name: /Messages, 1 new/ }).count()).toBe(1);
+    await expect.poll(() => row.getAttribute('data-unread'), { timeout: 15_000 }).toBe('2');
+    await expect.poll(() => desk.page.getByRole('link', { name: /Messages, 2 new/ }).count()).toBe(1);
     await row.click();
     const incoming = desk.page.getByTestId('chat-message').filter({ hasText: 'poha for breakfast' });
     await expect.poll(() => incoming.getAttribute('data-own'), { timeout: 10_000 }).toBe('false');
     await expect.poll(() => desk.page.getByTestId('conversation-panel').textContent()).toContain('Meera Iyer');
+    const lunch = desk.page.getByTestId('chat-message').filter({ hasText: 'My lunch today' });
+    await expect.poll(() => lunch.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await desk.page.getByRole('textbox', { name: 'Message' }).fill('Yes, with vegetables and peanuts. Keep it to one bowl.');
     await desk.page.getByRole('textbox', { name: 'Message' }).press('Enter');
     const answer = desk.page.getByTestId('chat-message').filter({ hasText: 'one bowl' });
@@ -50,7 +67,9 @@ describe('messages between a client and the care team', () => {
     await phone.page.reload();
     const reply = phone.page.getByTestId('chat-message').filter({ hasText: 'one bowl' });
     await expect.poll(() => reply.getAttribute('data-own'), { timeout: 15_000 }).toBe('false');
-    await expect.poll(() => phone.page.getByTestId('chat-message').filter({ hasText: 'poha' }).getAttribute('data-status')).toBe('seen');
+    await expect
+      .poll(() => phone.page.getByTestId('chat-message').filter({ hasText: 'My lunch today' }).getAttribute('data-status'))
+      .toBe('seen');
     await screenshot(phone.page, 'messages-client-answered');
     await desk.page.reload();
     await expect

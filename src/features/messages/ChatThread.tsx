@@ -1,9 +1,9 @@
-import { AlertCircle, Check, CheckCheck, Clock } from 'lucide-react';
+import { AlertCircle, Check, CheckCheck, Clock, FileText } from 'lucide-react';
 import { Fragment, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Message } from '../../../server/messages/schema';
 import { formatDay } from '../../lib/format';
 import { Linkified } from './linkify';
-import type { PendingMessage } from './pending-messages';
+import type { PendingFile, PendingMessage } from './pending-messages';
 
 /** A day heading between messages, in the reader's own calendar: Today, Yesterday, else the date. */
 export function dayLabel(moment: Date, now: Date = new Date()): string {
@@ -159,7 +159,8 @@ export function ChatThread(props: ChatThreadProps) {
                   status={status}
                   seq={m.seq}
                 >
-                  <Linkified text={m.text} />
+                  {m.attachments.length > 0 && <Files files={m.attachments} own={own} />}
+                  {m.text && <Linkified text={m.text} />}
                 </Bubble>
               </Fragment>
             );
@@ -168,7 +169,8 @@ export function ChatThread(props: ChatThreadProps) {
             <Fragment key={p.clientMessageId}>
               {dayBreak(new Date(p.writtenAt))}
               <Bubble own sender="You" at={new Date(p.writtenAt)} status={p.state === 'failed' ? 'failed' : 'sending'} pending>
-                <Linkified text={p.text} />
+                {p.attachments && p.attachments.length > 0 && <Files files={p.attachments} own />}
+                {p.text && <Linkified text={p.text} />}
                 {p.state === 'failed' && (
                   <span className="mt-1.5 flex flex-wrap items-center gap-2 text-xs text-white" role="alert">
                     <AlertCircle className="h-4 w-4" aria-hidden="true" />
@@ -197,6 +199,54 @@ export function ChatThread(props: ChatThreadProps) {
         {lastIncoming ? `New message from ${lastIncoming.sender.name}: ${lastIncoming.text}` : ''}
       </div>
     </div>
+  );
+}
+
+type ShownFile = PendingFile & { url?: string };
+
+/**
+ * A message's files: photos as previews that open large in a new tab, PDFs as
+ * downloads. Links are the server's short-lived signed ones (never the
+ * uploaded original: photos were re-encoded without their metadata).
+ */
+function Files({ files, own }: { files: readonly ShownFile[]; own: boolean }) {
+  return (
+    <ul className="mb-1.5 flex flex-wrap gap-1.5" aria-label="Attached files">
+      {files.map((f) => {
+        const image = f.contentType.startsWith('image/');
+        const body = image ? (
+          <img
+            src={f.thumbnailUrl ?? f.url}
+            alt={f.name}
+            className="h-32 max-w-full rounded-lg bg-slate-100 object-cover sm:h-40"
+            loading="lazy"
+          />
+        ) : (
+          <span className={`flex items-center gap-2 rounded-lg px-2.5 py-2 text-sm ${own ? 'bg-white/15' : 'bg-slate-100'}`}>
+            <FileText className="h-5 w-5 shrink-0" aria-hidden="true" />
+            <span className="max-w-48 truncate">{f.name}</span>
+          </span>
+        );
+        return (
+          <li key={f.id} data-testid="chat-file" data-type={f.contentType}>
+            {f.url ? (
+              <a
+                href={f.url}
+                target={image ? '_blank' : undefined}
+                rel="noopener noreferrer"
+                download={image ? undefined : f.name}
+                aria-label={image ? `Open photo ${f.name}` : `Download ${f.name}`}
+                className="block"
+              >
+                {body}
+              </a>
+            ) : (
+              body
+            )}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -1,6 +1,8 @@
-import { SendHorizontal } from 'lucide-react';
+import { FileText, Paperclip, SendHorizontal, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
-import { MESSAGE_TEXT_MAX } from '../../../server/messages/schema';
+import { MESSAGE_ATTACHMENTS_MAX, MESSAGE_TEXT_MAX } from '../../../server/messages/schema';
+import type { PendingFile } from './pending-messages';
+import { ACCEPTED_FILES, uploadAttachment } from './upload';
 
 /** The count shows once a message comes this close to the limit. */
 const COUNT_FROM = MESSAGE_TEXT_MAX - 400;
@@ -9,8 +11,11 @@ const MAX_ROWS_PX = 160;
 /** Phones and tablets put Enter on the keyboard for new lines; a desktop sends with Enter and breaks lines with Shift+Enter. */
 const enterSends = () => typeof window !== 'undefined' && window.matchMedia('(hover: hover) and (pointer: fine)').matches;
 
+/** A file being attached: uploading (with progress), ready (its view), or refused (why). */
+type Picked = { key: number; name: string; progress: number; view?: PendingFile; error?: string; abort: AbortController };
+
 export type ComposerProps = {
-  onSend: (text: string) => void;
+  onSend: (text: string, attachments: PendingFile[]) => void;
   /** Called while the viewer types (the typing signal is throttled by the caller). */
   onTyping?: () => void;
   disabled?: boolean;
@@ -28,9 +33,46 @@ export type ComposerProps = {
  */
 export function Composer({ onSend, onTyping, disabled, disabledReason, insert, placeholder = 'Write a message' }: ComposerProps) {
   const [text, setText] = useState('');
+  const [files, setFiles] = useState<Picked[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const nextKey = useRef(0);
   const id = useId();
   const tooLong = text.length > MESSAGE_TEXT_MAX;
+  const uploading = files.some((f) => !f.view && !f.error);
+  const ready = files.flatMap((f) => (f.view ? [f.view] : []));
+
+  const update = (key: number, change: Partial<Picked>) => setFiles((list) => list.map((f) => (f.key === key ? { ...f, ...change } : f)));
+  const pick = (chosen: FileList | null) => {
+    if (!chosen) return;
+    const room = MESSAGE_ATTACHMENTS_MAX - files.length;
+    const added = [...chosen].slice(0, Math.max(0, room)).map((file) => {
+      const picked: Picked = { key: nextKey.current++, name: file.name, progress: 0, abort: new AbortController() };
+      uploadAttachment(file, (progress) => update(picked.key, { progress }), picked.abort.signal)
+        .then((view) => update(picked.key, { view, progress: 1 }))
+        .catch((err: Error) => update(picked.key, { error: err.message }));
+      return picked;
+    });
+    const refused =
+      chosen.length > room
+        ? [
+            {
+              key: nextKey.current++,
+              name: `${chosen.length - room} more`,
+              progress: 0,
+              error: `A message can carry at most ${MESSAGE_ATTACHMENTS_MAX} files.`,
+              abort: new AbortController(),
+            },
+          ]
+        : [];
+    setFiles((list) => [...list, ...added, ...refused]);
+    if (picker.current) picker.current.value = '';
+  };
+  const remove = (key: number) =>
+    setFiles((list) => {
+      list.find((f) => f.key === key)?.abort.abort();
+      return list.filter((f) => f.key !== key);
+    });
 
   useLayoutEffect(() => {
     const el = box.current;
@@ -50,9 +92,10 @@ export function Composer({ onSend, onTyping, disabled, disabledReason, insert, p
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     const message = text.trim();
-    if (!message || tooLong || disabled) return;
-    onSend(message);
+    if ((!message && ready.length === 0) || tooLong || disabled || uploading) return;
+    onSend(message, ready);
     setText('');
+    setFiles([]);
     box.current?.focus();
   };
 
@@ -65,7 +108,58 @@ export function Composer({ onSend, onTyping, disabled, disabledReason, insert, p
 
   return (
     <form method="post" onSubmit={submit} className="border-t border-slate-200 bg-white p-2 sm:p-3" data-testid="composer">
+      {files.length > 0 && (
+        <ul className="mb-2 flex flex-wrap gap-2" aria-label="Files to send" data-testid="composer-files">
+          {files.map((f) => (
+            <li
+              key={f.key}
+              className={`flex max-w-full items-center gap-2 rounded-lg border px-2 py-1 text-sm ${f.error ? 'border-red-300 bg-red-50 text-red-800' : 'border-slate-200 bg-slate-50 text-slate-800'}`}
+              data-state={f.error ? 'failed' : f.view ? 'ready' : 'uploading'}
+            >
+              {f.view?.thumbnailUrl ? (
+                <img src={f.view.thumbnailUrl} alt="" className="h-8 w-8 rounded object-cover" />
+              ) : (
+                <FileText className="h-4 w-4 shrink-0" aria-hidden="true" />
+              )}
+              <span className="max-w-40 truncate">{f.name}</span>
+              {f.error ? (
+                <span role="alert">{f.error}</span>
+              ) : !f.view ? (
+                <progress className="h-1.5 w-16" value={f.progress} max={1} aria-label={`Uploading ${f.name}`} />
+              ) : null}
+              <button
+                type="button"
+                onClick={() => remove(f.key)}
+                className="rounded p-0.5 hover:bg-slate-200"
+                aria-label={`Remove ${f.name}`}
+              >
+                <X className="h-4 w-4" aria-hidden="true" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="flex items-end gap-2">
+        <input
+          ref={picker}
+          type="file"
+          accept={ACCEPTED_FILES}
+          multiple
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+          data-testid="composer-file-input"
+          onChange={(e) => pick(e.target.files)}
+        />
+        <button
+          type="button"
+          disabled={disabled || files.length >= MESSAGE_ATTACHMENTS_MAX}
+          onClick={() => picker.current?.click()}
+          className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 disabled:text-slate-400"
+          aria-label="Attach a photo or PDF"
+        >
+          <Paperclip className="h-5 w-5" aria-hidden="true" />
+        </button>
         <label htmlFor={id} className="sr-only">
           Message
         </label>
@@ -88,7 +182,7 @@ export function Composer({ onSend, onTyping, disabled, disabledReason, insert, p
         />
         <button
           type="submit"
-          disabled={disabled || tooLong || !text.trim()}
+          disabled={disabled || tooLong || uploading || (!text.trim() && ready.length === 0)}
           className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-300 disabled:text-slate-600"
           aria-label="Send"
         >

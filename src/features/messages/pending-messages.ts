@@ -8,6 +8,8 @@
 
 export type PendingState = 'sending' | 'failed';
 
+export type PendingFile = { id: string; name: string; contentType: string; thumbnailUrl: string | null };
+
 export type PendingMessage = {
   clientMessageId: string;
   conversationId: number;
@@ -15,6 +17,8 @@ export type PendingMessage = {
   /** When it was written (ISO), for its place at the end of the thread. */
   writtenAt: string;
   state: PendingState;
+  /** Files already uploaded for it (their ids are sent with it; names and previews show meanwhile). */
+  attachments?: PendingFile[];
   /** Why the last try failed, said to the user beside "Retry". */
   error?: string;
 };

@@ -4,7 +4,7 @@ import { connection, isOutage } from '../../lib/connection';
 import { errorMessage } from '../../lib/errors';
 import { newRequestKey } from '../../lib/request-key';
 import { useTRPCClient } from '../../lib/trpc';
-import { loadPending, type PendingMessage, savePending } from './pending-messages';
+import { loadPending, type PendingFile, type PendingMessage, savePending } from './pending-messages';
 
 /** Messages loaded per page when scrolling up. */
 export const OLDER_PAGE = 30;
@@ -164,7 +164,8 @@ export function useConversation(conversationId: number, viewerId: number, option
       inFlight.current.add(clientMessageId);
       setPending((list) => list.map((p) => (p.clientMessageId === clientMessageId ? { ...p, state: 'sending', error: undefined } : p)));
       try {
-        const sent = await client.messages.send.mutate({ conversationId, text: item.text, clientMessageId });
+        const attachmentIds = item.attachments?.map((a) => a.id);
+        const sent = await client.messages.send.mutate({ conversationId, text: item.text, clientMessageId, attachmentIds });
         setPending((list) => list.filter((p) => p.clientMessageId !== clientMessageId));
         dispatch({ type: 'received', message: sent });
       } catch (error) {
@@ -186,13 +187,16 @@ export function useConversation(conversationId: number, viewerId: number, option
   );
 
   const send = useCallback(
-    (text: string) => {
+    (text: string, attachments: readonly PendingFile[] = []) => {
       const pending: PendingMessage = {
         clientMessageId: newRequestKey(),
         conversationId,
         text,
         writtenAt: new Date().toISOString(),
         state: 'sending',
+        ...(attachments.length > 0
+          ? { attachments: attachments.map(({ id, name, contentType, thumbnailUrl }) => ({ id, name, contentType, thumbnailUrl })) }
+          : {}),
       };
       setPending((list) => [...list, pending]);
       void attempt(pending.clientMessageId);
