@@ -17,11 +17,13 @@ withServerAndBrowser((s, b) => {
 
 const LINKS = [
   ['Feeds', '/dashboard/feeds'],
+  ['Messages', '/dashboard/messages'],
   ['My Diet Plans', '/dashboard/diet-plan'],
   ['Update Weight', '/dashboard/update-weight'],
   ['Check-in', '/dashboard/check-in'],
   ['Write a Review', '/dashboard/write-review'],
   ['Active Subscription', '/dashboard/active-subscription'],
+  ['Payments', '/dashboard/payments'],
   ['Check BMI', '/dashboard/check-bmi'],
   ['My Profile', '/dashboard/profile'],
 ] as const;
@@ -37,7 +39,7 @@ describe('dashboard shell', () => {
     await context.close();
   });
 
-  it('shows the name, Sign out and the six links, highlighting the current one', async () => {
+  it('shows the name, Sign out and the drawer links, highlighting the current one', async () => {
     const client = await newClient(server, { firstName: 'Kavya', lastName: 'Iyer' });
     const { context, page, errors } = await signedInPage(browser, server, client, { viewport: DESKTOP });
     await page.goto('/dashboard');

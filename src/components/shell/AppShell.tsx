@@ -168,7 +168,13 @@ export function AppShell<L extends ShellLink>({
                   <span className="relative shrink-0">
                     <link.Icon className={`h-5 w-5 ${current ? 'text-brand-700' : 'text-slate-500'}`} aria-hidden="true" />
                     {count > 0 && !open && (
-                      <span className="absolute -top-1 -right-1 h-2.5 w-2.5 rounded-full bg-red-600 ring-2 ring-white" aria-hidden="true" />
+                      <span
+                        className="absolute -top-1.5 -right-2 min-w-4 rounded-full bg-red-600 px-1 text-center text-[10px] leading-4 font-bold text-white ring-2 ring-white"
+                        aria-hidden="true"
+                        data-testid={`badge-${link.href.replace(/\W+/g, '') || 'home'}`}
+                      >
+                        {count > 99 ? '99+' : count}
+                      </span>
                     )}
                   </span>
                   {open && <span>{link.title}</span>}
