@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idempotencyKey, idField, INT32_MAX, plainText, requiredText } from '../validation.js';
+import { idempotencyKey, idField, INT32_MAX, plainText, requiredText, tokenText } from '../validation.js';
 
 /** Messages between a client and the care team (issue 23). zod only: the client's screens import this file. */
 
@@ -36,6 +36,11 @@ const pageLimit = (max: number, fallback: number) =>
   z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(max, limitMessage).default(fallback);
 
 export const conversationIdInput = z.object({ conversationId: idField('conversationId') });
+
+/** messages.events: tRPC fills `lastEventId` (the last seq received) in by itself when it reconnects. */
+export const conversationEventsInput = conversationIdInput.extend({
+  lastEventId: tokenText('lastEventId', 20, 'lastEventId is not a message seq').nullish(),
+});
 
 export const sendMessageInput = z.object({
   conversationId: idField('conversationId'),
