@@ -2,7 +2,7 @@ import type { Db, DbHandle } from '../db/index.js';
 import type { LiveCatchUp, LiveShown, LiveStream, ResumableStream } from '../realtime/live-channel.js';
 import { createNotifySource, type NotifySource } from '../realtime/notify-source.js';
 import * as repo from './repo.js';
-import type { Message, MessageSignal } from './schema.js';
+import type { ConversationEvent, InboxEvent, MessageSignal } from './schema.js';
 import { toMessage } from './service.js';
 
 /**
@@ -74,19 +74,6 @@ export function createMessagesBus(handle: DbHandle, onError: (err: Error) => voi
 /** Who watches a conversation: its id and client, and the viewer. */
 export type ConversationViewer = { conversationId: number; clientId: number; userId: number; isClient: boolean };
 
-/**
- * messages.events: 'ready' once caught up; then each new message (as `list`
- * returns it), the other side's read receipts ("Seen") and typing. Tracked by
- * seq: a reconnect replays the messages missed, in order, then the current
- * receipt; 'resync' when too many were missed (the client reloads).
- */
-export type ConversationEvent =
-  | { kind: 'ready' }
-  | { kind: 'resync' }
-  | { kind: 'message'; message: Message }
-  | { kind: 'read'; seq: number }
-  | { kind: 'typing'; userId: number; name: string };
-
 /** Whether a receipt by `userId` is the other side's, for this viewer (the client's for the team, any dietitian's for the client). */
 const otherSide = (viewer: ConversationViewer, userId: number) =>
   userId !== viewer.userId && (viewer.isClient ? userId !== viewer.clientId : userId === viewer.clientId);
@@ -137,13 +124,6 @@ export function conversationStream(db: Db): ResumableStream<ConversationViewer, 
     onViewError: () => ({ kind: 'resync' }),
   };
 }
-
-/**
- * admin.messages.inboxEvents: 'ready', then a signal per change to any
- * conversation (a message, a read receipt), so the inbox and the unread badge
- * reload. Not resumable: a reconnecting console reloads on 'ready'.
- */
-export type InboxEvent = { kind: 'ready' } | { kind: 'changed'; conversationId: number; lastSeq: number | null };
 
 export const inboxStream: LiveStream<number, MessageNote, InboxEvent> = {
   name: 'messages-inbox',

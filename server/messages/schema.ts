@@ -264,3 +264,23 @@ export const conversationPanel = z.object({
 export type MessageSignal =
   | { kind: 'message'; conversationId: number; seq: number }
   | { kind: 'read'; conversationId: number; userId: number; seq: number };
+
+/**
+ * messages.events: 'ready' once caught up; then each new message (as `list`
+ * returns it), the other side's read receipts ("Seen") and typing. Tracked by
+ * seq: a reconnect replays the messages missed, in order, then the current
+ * receipt; 'resync' when too many were missed (the client reloads).
+ */
+export type ConversationEvent =
+  | { kind: 'ready' }
+  | { kind: 'resync' }
+  | { kind: 'message'; message: Message }
+  | { kind: 'read'; seq: number }
+  | { kind: 'typing'; userId: number; name: string };
+
+/**
+ * admin.messages.inboxEvents: 'ready', then a signal per change to any
+ * conversation (a message, a read receipt), so the inbox and the unread badge
+ * reload. Not resumable: a reconnecting console reloads on 'ready'.
+ */
+export type InboxEvent = { kind: 'ready' } | { kind: 'changed'; conversationId: number; lastSeq: number | null };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TRPCClientError } from '@trpc/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationEvent, InboxEvent } from '../../server/messages/events.js';
+import type { ConversationEvent, InboxEvent } from '../../server/messages/schema.js';
 import type { AppRouter } from '../../server/trpc/root.js';
 import { wsClient } from '../helpers/callers.js';
 import { startSecondInstance, startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
