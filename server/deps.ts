@@ -11,6 +11,7 @@ import type { FeedPageCache } from './feed/page-cache.js';
 import type { FeedBus, FeedBusMessage } from './realtime/feed-bus.js';
 import type { FollowUpBus, FollowUpNotification } from './realtime/follow-up-bus.js';
 import type { LiveChannel } from './realtime/live-channel.js';
+import type { MessageNote, MessagesBus } from './messages/events.js';
 import type { FileStorage } from './storage/index.js';
 
 /**
@@ -36,6 +37,10 @@ export interface AppDeps {
   followUpBus: FollowUpBus;
   /** The follow-up streams' channel (check-in.events, admin.followUps.events), fed by followUpBus. */
   followUpLive: LiveChannel<FollowUpNotification>;
+  /** Messages, receipts and typing (the `messages` NOTIFY), and this instance's typing throttle. */
+  messagesBus: MessagesBus;
+  /** The conversations' channel (messages.events, admin.messages.inboxEvents), fed by messagesBus. */
+  messagesLive: LiveChannel<MessageNote>;
   /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
   jobs: JobQueue;
   /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */

@@ -17,6 +17,7 @@ import { createMailer, type MailSink } from './mail/mailer.js';
 import { createMetrics } from './observability/metrics.js';
 import { registerServerMetrics } from './observability/server-metrics.js';
 import { startFollowUps } from './check-in/start.js';
+import { createMessagesBus } from './messages/events.js';
 import { scheduleMessageNotices } from './messages/notify.js';
 import { keepFeedPagesFresh } from './feed/freshness.js';
 import { createFeedPageCache } from './feed/page-cache.js';
@@ -74,6 +75,8 @@ export async function createDeps(
     await scheduleAttachmentCleanup(started.jobs, { db: dbHandle.db, storage, logger, clock });
     return started;
   });
+  const messagesBus = createMessagesBus(dbHandle, (err) => logger.warn('bad messages notification', { error: err.message }));
+  await messagesBus.start();
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();
   const clockSkew = createClockSkewCheck(dbHandle.db, logger, { now: opts.processNow });
@@ -91,6 +94,8 @@ export async function createDeps(
     metrics,
     followUpBus,
     followUpLive: createLiveChannel(followUpBus),
+    messagesBus,
+    messagesLive: createLiveChannel(messagesBus),
     jobs,
     clock,
     sessions,
@@ -153,6 +158,7 @@ export async function listen(
         await deps.feedBus.stop();
         await deps.jobs.stop();
         await deps.followUpBus.stop();
+        await deps.messagesBus.stop();
         await deps.sessions.stop();
         await deps.mailer.drain();
         await deps.storage.close();

@@ -505,3 +505,18 @@ export async function attachmentIdsOf(db: Db, messageIds: readonly number[]): Pr
   }
   return byMessage;
 }
+
+/** One message of a conversation by its seq (a live event's). */
+export function messageBySeq(db: Db, conversationId: number, seq: number) {
+  return messagesWithSender(db).where('m.conversation_id', '=', conversationId).where('m.seq', '=', seq).executeTakeFirst();
+}
+
+/** The first name a typing notice shows. */
+export function firstNameOf(db: Db, userId: number) {
+  return db
+    .selectFrom('users')
+    .select('first_name')
+    .where('id', '=', userId)
+    .executeTakeFirst()
+    .then((r) => r?.first_name ?? null);
+}

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { liveSubscriber } from '../trpc/context.js';
 import { clientProcedure, router } from '../trpc/init.js';
+import { conversationStream } from './events.js';
 import { exportConversation } from './export.js';
 import {
+  conversationEventsInput,
   conversationIdInput,
   conversationList,
   listConversationsInput,
@@ -38,6 +41,24 @@ export const messagesRouter = router({
     .input(markReadInput)
     .output(readState)
     .mutation(({ ctx, input }) => service.markRead(ctx.deps.db, ctx.user, input, ctx.deps.clock())),
+  /** "Typing…" to the other side: never stored, at most one every 3 s per sender ({ sent: false } inside that time). */
+  typing: clientProcedure
+    .input(conversationIdInput)
+    .output(z.object({ sent: z.boolean() }))
+    .mutation(({ ctx, input }) => service.announceTyping(ctx.deps, ctx.user, input.conversationId, ctx.deps.clock().getTime())),
+  /**
+   * One conversation live (events.ts ConversationEvent): new messages, the
+   * other side's receipts and typing; tracked by seq, so a reconnect replays
+   * what was missed, in order. 'ready' once caught up.
+   */
+  events: clientProcedure.input(conversationEventsInput).subscription(async function* ({ ctx, input, signal }) {
+    const viewer = await service.conversationViewer(ctx.deps.db, ctx.user, input.conversationId);
+    yield* ctx.deps.messagesLive.open(conversationStream(ctx.deps.db), {
+      viewer,
+      cursor: input.lastEventId,
+      ...liveSubscriber(ctx, signal),
+    });
+  }),
   /** The navigation badge. */
   unread: clientProcedure
     .input(z.void())

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { attachmentView } from '../attachments/schema.js';
-import { idempotencyKey, idField, INT32_MAX, plainText, requiredText } from '../validation.js';
+import { idempotencyKey, idField, INT32_MAX, plainText, requiredText, tokenText } from '../validation.js';
 
 /** Messages between a client and the care team (issue 23). zod only: the client's screens import this file. */
 
@@ -37,6 +37,11 @@ const pageLimit = (max: number, fallback: number) =>
   z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(max, limitMessage).default(fallback);
 
 export const conversationIdInput = z.object({ conversationId: idField('conversationId') });
+
+/** messages.events: tRPC fills `lastEventId` (the last seq received) in by itself when it reconnects. */
+export const conversationEventsInput = conversationIdInput.extend({
+  lastEventId: tokenText('lastEventId', 20, 'lastEventId is not a message seq').nullish(),
+});
 
 /** A message's text may be empty when it carries files (a photo of a meal says enough). */
 const messageBody = z
@@ -268,3 +273,23 @@ export const conversationPanel = z.object({
 export type MessageSignal =
   | { kind: 'message'; conversationId: number; seq: number }
   | { kind: 'read'; conversationId: number; userId: number; seq: number };
+
+/**
+ * messages.events: 'ready' once caught up; then each new message (as `list`
+ * returns it), the other side's read receipts ("Seen") and typing. Tracked by
+ * seq: a reconnect replays the messages missed, in order, then the current
+ * receipt; 'resync' when too many were missed (the client reloads).
+ */
+export type ConversationEvent =
+  | { kind: 'ready' }
+  | { kind: 'resync' }
+  | { kind: 'message'; message: Message }
+  | { kind: 'read'; seq: number }
+  | { kind: 'typing'; userId: number; name: string };
+
+/**
+ * admin.messages.inboxEvents: 'ready', then a signal per change to any
+ * conversation (a message, a read receipt), so the inbox and the unread badge
+ * reload. Not resumable: a reconnecting console reloads on 'ready'.
+ */
+export type InboxEvent = { kind: 'ready' } | { kind: 'changed'; conversationId: number; lastSeq: number | null };

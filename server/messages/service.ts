@@ -9,9 +9,9 @@ import { insertOnce } from '../db/idempotent.js';
 import type { Database, MessageSenderRole } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
-import { type AttachmentView, attachmentViews, claimAttachments } from '../attachments/service.js';
+import { type AttachmentView, type AttachmentViewer, attachmentViews, claimAttachments } from '../attachments/service.js';
 import { officeHoursOf } from './console.js';
-import { publishMessageSignal } from './events.js';
+import { type ConversationViewer, type MessagesBus, publishMessageSignal } from './events.js';
 import { awayReply, nextOpening } from './office-hours.js';
 import * as repo from './repo.js';
 import {
@@ -57,7 +57,7 @@ export function toMessage(r: repo.MessageRow, attachments: readonly AttachmentVi
 }
 
 /** Messages as a viewer sees them, with their files' views (fresh signed links). */
-export async function messagesWithFiles(db: Db, viewer: SessionUser, rows: readonly repo.MessageRow[]): Promise<Message[]> {
+export async function messagesWithFiles(db: Db, viewer: AttachmentViewer, rows: readonly repo.MessageRow[]): Promise<Message[]> {
   const idsByMessage = await repo.attachmentIdsOf(
     db,
     rows.map((r) => r.id),
@@ -306,4 +306,27 @@ export async function listConversations(db: Db, actor: SessionUser, input: { pag
 export function unreadCount(db: Db, actor: SessionUser) {
   const viewerIsClient = !isDietitian(actor);
   return repo.totalUnread(db, actor.id, viewerIsClient, viewerIsClient ? actor.id : undefined);
+}
+
+/** Who is watching a conversation live (403 for another client's, 404 for an unknown one). */
+export async function conversationViewer(db: Db, actor: SessionUser, conversationId: number): Promise<ConversationViewer> {
+  const conversation = await conversationFor(db, actor, conversationId);
+  return { conversationId: conversation.id, clientId: conversation.client_id, userId: actor.id, isClient: !isDietitian(actor) };
+}
+
+/**
+ * "Typing…": told to the other side through the `messages` channel (ids
+ * only), never stored; at most one per sender and conversation every
+ * TYPING_EVERY_MS (a notice inside that time is dropped, not refused).
+ */
+export async function announceTyping(
+  deps: { db: Db; messagesBus: MessagesBus },
+  actor: SessionUser,
+  conversationId: number,
+  nowMs: number,
+) {
+  const conversation = await conversationFor(deps.db, actor, conversationId);
+  if (!deps.messagesBus.typingAllowed(actor.id, conversation.id, nowMs)) return { sent: false };
+  await deps.messagesBus.publish(deps.db, { kind: 'typing', conversationId: conversation.id, userId: actor.id });
+  return { sent: true };
 }

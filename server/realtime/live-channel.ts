@@ -40,7 +40,8 @@ import { messageHead, messageTail, textFrame } from './frames.js';
  *     name: 'messages',
  *     ready: { kind: 'ready' },
  *     resume: {
- *       position: (n) => n.seq,
+ *       // Only this conversation's messages move the position; its receipts and typing are never skipped.
+ *       position: (n, viewer) => (n.conversationId === viewer.conversationId && n.kind === 'message' ? n.seq : null),
  *       latest: (viewer) => repo.latestSeq(deps.db, viewer.conversationId),
  *       catchUp: (viewer, cursor) => catchUpAfter(deps.db, viewer, cursor), // { events: [{ id, event }], position, resync }
  *       resync: { kind: 'resync' },
@@ -71,8 +72,12 @@ export interface LiveSource<N> {
 
 /** How a resumable stream finds its place: positions (tracked ids, increasing) and the events after one. */
 export interface LiveResume<V, N, E> {
-  /** A notification's position; the client resends the last one it got as `lastEventId` when it reconnects. */
-  position(note: N): number;
+  /**
+   * A notification's position for this viewer; the client resends the last one it got as `lastEventId` when it
+   * reconnects. null: not in this viewer's sequence (an ephemeral event, another conversation's): never skipped as
+   * covered, and the position stays where it is.
+   */
+  position(note: N, viewer: V): number | null;
   /** Where the stream stands now: a fresh subscriber starts here (it loads the current state itself on 'ready'). */
   latest(viewer: V): Promise<number>;
   /** What this viewer missed after `cursor`, as it sees it now; `resync` when that cannot be told (too old, too many). */
@@ -186,7 +191,7 @@ const sessionEnded = () => new AppError('UNAUTHORIZED', 'Your session has ended.
 
 /** A backlog that grew past BACKLOG_MAX: a resumable stream resyncs from here. */
 const TOO_FAR_BEHIND = Symbol('too far behind');
-type Queued<N> = { note: N | typeof TOO_FAR_BEHIND; views: NoteViews; position: number };
+type Queued<N> = { note: N | typeof TOO_FAR_BEHIND; views: NoteViews; position: number | null };
 
 /** The shared views of one notification, per stream. */
 class NoteViews {
@@ -263,17 +268,24 @@ class Subscription<V, N, E> {
 
   push(note: N, views: NoteViews) {
     if (this.finished) return;
-    const position = this.stream.resume ? this.stream.resume.position(note) : 0;
+    const position = this.stream.resume ? this.stream.resume.position(note, this.viewer) : 0;
     if (!this.busy && !this.holding && this.queue.length === 0) {
       this.handle(note, views, position);
       return;
     }
     if (this.queue.length >= BACKLOG_MAX) {
       // One resync covers everything dropped (up to the last waiting position); this notification follows it.
-      if (this.stream.resume) this.queue = [{ note: TOO_FAR_BEHIND, views, position: this.queue.at(-1)!.position }];
+      if (this.stream.resume) this.queue = [{ note: TOO_FAR_BEHIND, views, position: this.lastQueuedPosition() }];
       else this.queue.shift();
     }
     this.queue.push({ note, views, position });
+  }
+
+  /** The highest position waiting (the resync that replaces the queue covers it). */
+  private lastQueuedPosition(): number {
+    let p = this.covered;
+    for (const q of this.queue) if (q.position !== null && q.position > p) p = q.position;
+    return p;
   }
 
   /** Starts live delivery: what was queued first, in order. */
@@ -322,9 +334,9 @@ class Subscription<V, N, E> {
   }
 
   /** One notification: skipped when covered, else checked, viewed and written; waits (busy) only when it must. */
-  private handle(note: N | typeof TOO_FAR_BEHIND, views: NoteViews, position: number) {
+  private handle(note: N | typeof TOO_FAR_BEHIND, views: NoteViews, position: number | null) {
     const resume = this.stream.resume;
-    if (resume && position <= this.covered) return;
+    if (resume && position !== null && position <= this.covered) return;
     if (note === TOO_FAR_BEHIND) {
       this.shown(position, resume!.resync);
       return;
@@ -361,7 +373,7 @@ class Subscription<V, N, E> {
     return shown;
   }
 
-  private wait(shown: Promise<LiveShown<E>>, position: number) {
+  private wait(shown: Promise<LiveShown<E>>, position: number | null) {
     this.busy = true;
     shown.then(
       (ready) => {
@@ -374,10 +386,10 @@ class Subscription<V, N, E> {
     );
   }
 
-  private shown(position: number, shown: LiveShown<E>) {
+  private shown(position: number | null, shown: LiveShown<E>) {
     let trackedId: string | null = null;
     if (this.stream.resume) {
-      this.covered = Math.max(this.covered, position);
+      if (position !== null) this.covered = Math.max(this.covered, position);
       trackedId = String(this.covered);
     }
     if (shown !== null) this.write(trackedId, shown);

@@ -60,7 +60,8 @@ describe('messages between a client and the care team', () => {
     await desk.page.getByRole('textbox', { name: 'Message' }).fill('Yes, with vegetables and peanuts. Keep it to one bowl.');
     await desk.page.getByRole('textbox', { name: 'Message' }).press('Enter');
     const answer = desk.page.getByTestId('chat-message').filter({ hasText: 'one bowl' });
-    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 10_000 }).toBe('sent');
+    // The client's chat is open and live: the answer may be read (and "Seen") at once.
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 10_000 }).toMatch(/^(sent|seen)$/);
     await screenshot(desk.page, 'messages-console');
 
     // The client reads the answer; the dietitian's message then shows "Seen" once the console loads again.
@@ -75,6 +76,96 @@ describe('messages between a client and the care team', () => {
     await expect
       .poll(() => desk.page.getByTestId('chat-message').filter({ hasText: 'one bowl' }).getAttribute('data-status'), { timeout: 15_000 })
       .toBe('seen');
+
+    expect(phone.errors).toEqual([]);
+    expect(desk.errors).toEqual([]);
+    await phone.context.close();
+    await desk.context.close();
+  });
+
+  it('is live: the dietitian sees the client’s message, typing and the unread badge without reloading, and the client sees "Seen" and the answer', async () => {
+    const client = await newClient(server, { firstName: 'Meera', lastName: 'Live' });
+    const dietitian = await server.user({ role: 'admin', firstName: 'Anjali', lastName: 'Shah' });
+    const phone = await signedInPage(browser, server, client, { viewport: PHONE });
+    await phone.page.goto('/dashboard/messages');
+    await expect.poll(() => phone.page.getByTestId('chat-empty').isVisible(), { timeout: 15_000 }).toBe(true);
+    const desk = await signedInPage(browser, server, dietitian, { viewport: DESKTOP });
+    await desk.page.goto('/admin/messages');
+    const row = desk.page.getByTestId('inbox-row').filter({ hasText: 'Meera Live' });
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
+    // The console's badge counts every conversation's unread messages (earlier tests' too).
+    const deskUnread = async () => {
+      const badge = desk.page.getByTestId('badge-messages');
+      return (await badge.count()) ? Number(await badge.first().textContent()) : 0;
+    };
+    const unreadBefore = await deskUnread();
+
+    // The client writes: the console's inbox row and badge count it, live.
+    const box = phone.page.getByRole('textbox', { name: 'Message' });
+    await box.fill('First live message');
+    await phone.page.getByRole('button', { name: 'Send' }).click();
+    await expect
+      .poll(() => phone.page.getByTestId('chat-message').filter({ hasText: 'First live message' }).getAttribute('data-status'), {
+        timeout: 10_000,
+      })
+      .toBe('sent');
+    await expect.poll(() => row.getAttribute('data-unread'), { timeout: 5_000 }).toBe('1');
+    await expect.poll(deskUnread, { timeout: 5_000 }).toBe(unreadBefore + 1);
+
+    // The dietitian opens it: the client's message turns "Seen" without a reload, and the badge clears.
+    await row.click();
+    await expect
+      .poll(() => desk.page.getByTestId('chat-message').filter({ hasText: 'First live message' }).count(), { timeout: 10_000 })
+      .toBe(1);
+    await expect
+      .poll(() => phone.page.getByTestId('chat-message').filter({ hasText: 'First live message' }).getAttribute('data-status'), {
+        timeout: 5_000,
+      })
+      .toBe('seen');
+    await expect.poll(deskUnread, { timeout: 5_000 }).toBe(unreadBefore);
+
+    // The client keeps typing (a notice goes out at most every 3 s): "Meera is typing…" shows in the console, and goes away by itself.
+    const activity = desk.page.getByTestId('chat-activity');
+    let typed = 'S';
+    await expect
+      .poll(
+        async () => {
+          typed += 'e';
+          await box.fill(typed);
+          return activity.textContent();
+        },
+        { timeout: 10_000, interval: 300 },
+      )
+      .toBe('Meera is typing…');
+    const shownAt = Date.now();
+    await expect.poll(() => activity.textContent(), { timeout: 10_000 }).toBe('');
+    expect(Date.now() - shownAt).toBeLessThan(8_000);
+
+    // The client's next message reaches the open conversation within 2 s of being stored.
+    await box.fill('Second live message');
+    await phone.page.getByRole('button', { name: 'Send' }).click();
+    await expect
+      .poll(() => phone.page.getByTestId('chat-message').filter({ hasText: 'Second live message' }).getAttribute('data-status'), {
+        timeout: 10_000,
+      })
+      .toMatch(/^(sent|seen)$/);
+    await expect
+      .poll(() => desk.page.getByTestId('chat-message').filter({ hasText: 'Second live message' }).count(), { timeout: 2_000 })
+      .toBe(1);
+
+    // The dietitian answers: the client sees it live; away from the chat, the drawer's badge counts the next one.
+    await desk.page.getByRole('textbox', { name: 'Message' }).fill('Got both, thank you.');
+    await desk.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect
+      .poll(() => phone.page.getByTestId('chat-message').filter({ hasText: 'Got both' }).getAttribute('data-own'), { timeout: 5_000 })
+      .toBe('false');
+    await phone.page.goto('/dashboard/check-bmi');
+    // The drawer is closed on a phone: the link's name carries the count.
+    const messagesLink = phone.page.getByTestId('dashboard-drawer').locator('a[href$="/messages"]');
+    await expect.poll(() => messagesLink.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Messages');
+    await desk.page.getByRole('textbox', { name: 'Message' }).fill('One more thing: drink water.');
+    await desk.page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect.poll(() => messagesLink.getAttribute('aria-label'), { timeout: 5_000 }).toBe('Messages, 1 new');
 
     expect(phone.errors).toEqual([]);
     expect(desk.errors).toEqual([]);

@@ -13,6 +13,8 @@ import {
   setPrimaryInput,
   updateSavedReplyInput,
 } from '../../messages/schema.js';
+import { inboxStream } from '../../messages/events.js';
+import { liveSubscriber } from '../../trpc/context.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { byId } from '../common.js';
 
@@ -30,6 +32,10 @@ export const messagesInboxRouter = router({
       }),
     )
     .query(({ ctx, input }) => inbox(ctx.deps.db, ctx.user, input)),
+  /** A signal per change to any conversation (a message, a receipt): the inbox and the unread badge reload. Not resumable. */
+  inboxEvents: adminProcedure.input(z.void()).subscription(async function* ({ ctx, signal }) {
+    yield* ctx.deps.messagesLive.open(inboxStream, { viewer: ctx.user.id, ...liveSubscriber(ctx, signal) });
+  }),
   panel: adminProcedure
     .input(conversationIdInput)
     .output(conversationPanel)

@@ -1,15 +1,29 @@
 import { ShieldCheck } from 'lucide-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
+import type { InboxEvent } from '../../../server/messages/schema';
 import { useTRPC } from '../../lib/trpc';
+import { useLiveSubscription } from '../../lib/use-live-subscription';
 import { ADMIN_LINKS, isCurrent } from './nav';
 
 /** The console's frame: the dashboard's, with the console's links and badge. */
 export function AdminShell({ name, onSignOut, children }: { name: string; onSignOut: () => void; children: ReactNode }) {
   const trpc = useTRPC();
   const unread = useQuery(trpc.messages.unread.queryOptions());
+  const queryClient = useQueryClient();
+  // Any conversation changed (a message, a receipt): the inbox and the badge reload.
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: trpc.messages.unread.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.admin.messages.inbox.queryKey() });
+  };
+  useLiveSubscription({
+    resumable: false,
+    options: (_lastEventId, handlers) => trpc.admin.messages.inboxEvents.subscriptionOptions(undefined, handlers),
+    onReady: refresh,
+    onEvent: (_event: InboxEvent) => refresh(),
+  });
   return (
     <AppShell
       area="admin"

@@ -1,8 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
+import type { ConversationEvent } from '../../../server/messages/schema';
 import { useTRPC } from '../../lib/trpc';
+import { useLiveSubscription } from '../../lib/use-live-subscription';
 import { useSessionInfo } from '../../lib/use-session';
 import { useSignOut } from '../../lib/use-sign-out';
 import { DASHBOARD_LINKS, isCurrent } from './nav';
@@ -13,6 +15,19 @@ export function DashboardShell({ children }: { children: ReactNode }) {
   const signOut = useSignOut();
   const trpc = useTRPC();
   const unread = useQuery(trpc.messages.unread.queryOptions());
+  const queryClient = useQueryClient();
+  // The drawer's badge follows the client's conversation live: a new message or a read elsewhere recounts it.
+  const conversationId = useQuery(trpc.messages.conversations.queryOptions({})).data?.items[0]?.id ?? 0;
+  useLiveSubscription({
+    key: conversationId,
+    enabled: conversationId > 0,
+    resumable: true,
+    options: (lastEventId, handlers) => trpc.messages.events.subscriptionOptions({ conversationId, lastEventId }, handlers),
+    onReady: () => void queryClient.invalidateQueries({ queryKey: trpc.messages.unread.queryKey() }),
+    onEvent: (event: ConversationEvent) => {
+      if (event.kind === 'message') void queryClient.invalidateQueries({ queryKey: trpc.messages.unread.queryKey() });
+    },
+  });
   // Open invoices for the drawer's badge; refetched when the window regains focus.
   const open = useQuery({ ...trpc.invoice.list.queryOptions({ status: 'open', pageSize: 25 }), refetchOnWindowFocus: true });
   const openCount = open.data?.total ?? 0;

@@ -10,6 +10,7 @@ import { useTRPC } from '../../../lib/trpc';
 import { useSessionInfo } from '../../../lib/use-session';
 import { ConversationView } from '../../messages/ConversationView';
 import { useConversation } from '../../messages/use-conversation';
+import { useLiveConversation } from '../../messages/use-live-conversation';
 import { EmptyState, LoadError, Loading, Page, Pager, Segmented } from '../ui';
 import { useDebounced } from '../use-debounced';
 import { ConversationPanel } from './ConversationPanel';
@@ -180,6 +181,7 @@ function OpenConversation({ conversationId }: { conversationId: number }) {
       void queryClient.invalidateQueries({ queryKey: trpc.messages.unread.queryKey() });
     },
   });
+  const live = useLiveConversation(conversation);
   const client = panel.data?.conversation.client;
   return (
     <>
@@ -199,6 +201,8 @@ function OpenConversation({ conversationId }: { conversationId: number }) {
         </div>
         <ConversationView
           conversation={conversation}
+          activity={live.activity}
+          onTyping={live.onTyping}
           isOwn={(m) => m.sender.role !== 'client'}
           emptyText="No messages yet. Write the first one."
           composerDisabledReason={client && !client.active ? 'This client is deactivated.' : null}

@@ -9,6 +9,7 @@ import { useTRPC, useTRPCClient } from '../../../lib/trpc';
 import { useSessionInfo } from '../../../lib/use-session';
 import { ConversationView } from '../../messages/ConversationView';
 import { useConversation } from '../../messages/use-conversation';
+import { useLiveConversation } from '../../messages/use-live-conversation';
 
 /** The chat fills the screen below the title, on a phone with its keyboard open as on a desktop. */
 const CHAT_HEIGHT = 'h-[calc(100dvh-11.5rem)] min-h-80 sm:h-[calc(100dvh-14rem)]';
@@ -43,9 +44,12 @@ function ClientConversation({ conversationId, viewerId }: { conversationId: numb
   const conversation = useConversation(conversationId, viewerId, {
     onRead: () => void queryClient.invalidateQueries({ queryKey: trpc.messages.unread.queryKey() }),
   });
+  const live = useLiveConversation(conversation);
   return (
     <ConversationView
       conversation={conversation}
+      activity={live.activity}
+      onTyping={live.onTyping}
       isOwn={(m) => m.sender.role === 'client'}
       emptyText="No messages yet. Ask your dietitians anything about your plan, meals or progress."
       className={CHAT_HEIGHT}
