@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { liveSubscriber } from '../trpc/context.js';
 import { clientProcedure, router } from '../trpc/init.js';
-import { conversationStream } from './events.js';
+import { conversationStream } from './streams.js';
 import { exportConversation } from './export.js';
 import {
   conversationEventsInput,

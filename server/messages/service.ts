@@ -11,7 +11,8 @@ import type { RateLimits } from '../env.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { type AttachmentView, type AttachmentViewer, attachmentViews, claimAttachments } from '../attachments/service.js';
 import { officeHoursOf } from './console.js';
-import { type ConversationViewer, type MessagesBus, publishMessageSignal } from './events.js';
+import { type MessagesBus, publishMessageSignal } from './events.js';
+import type { ConversationViewer } from './streams.js';
 import { awayReply, nextOpening } from './office-hours.js';
 import * as repo from './repo.js';
 import {

@@ -13,7 +13,7 @@ import {
   setPrimaryInput,
   updateSavedReplyInput,
 } from '../../messages/schema.js';
-import { inboxStream } from '../../messages/events.js';
+import { inboxStream } from '../../messages/streams.js';
 import { liveSubscriber } from '../../trpc/context.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { byId } from '../common.js';
