@@ -52,7 +52,7 @@ describe('the admin role guard', () => {
       'support',
     ]);
     expect(adminProcedures.length).toBeGreaterThanOrEqual(25);
-    expect(adminSubscriptions.map((p) => p.path)).toEqual(['admin.followUps.events']);
+    expect(adminSubscriptions.map((p) => p.path).sort()).toEqual(['admin.followUps.events', 'admin.messages.inboxEvents']);
   });
 
   it.each(adminSubscriptions)('$path (subscription) refuses a client and a visitor over the WebSocket', async ({ path }) => {
