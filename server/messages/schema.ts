@@ -60,7 +60,7 @@ export const sendMessageFields = z.object({
   clientMessageId: idempotencyKey('clientMessageId'),
   /** Uploaded attachments (POST /api/attachments) to send with the message, at most 5. */
   attachmentIds: z
-    .array(z.string({ error: 'Each attachment id must be text' }).trim().max(64, 'That is not an attachment id'), {
+    .array(z.uuid({ error: 'Each attachment id is an id POST /api/attachments answered (a UUID)' }), {
       error: 'attachmentIds must be a list of the ids POST /api/attachments answered',
     })
     .max(MESSAGE_ATTACHMENTS_MAX, `A message can carry at most ${MESSAGE_ATTACHMENTS_MAX} attachments`)
