@@ -156,6 +156,20 @@ export function AppShell<L extends ShellLink>({
               const badge = badges?.[link.href];
               const count = (typeof badge === 'number' ? badge : badge?.count) ?? 0;
               const label = count > 0 ? `${link.title}, ${count} ${typeof badge === 'object' ? badge.label : 'new'}` : link.title;
+              // The count sits on the icon when the drawer is collapsed, at the row's end when it is open.
+              const badgeMark = count > 0 && (
+                <span
+                  className={`rounded-full bg-red-600 text-center font-bold text-white ${
+                    open
+                      ? 'ml-auto min-w-6 px-1.5 text-xs leading-5'
+                      : 'absolute -top-1.5 -right-2 min-w-4 px-1 text-[10px] leading-4 ring-2 ring-white'
+                  }`}
+                  aria-hidden="true"
+                  data-testid={`badge-${link.href.replace(/\W+/g, '') || 'home'}`}
+                >
+                  {count > 99 ? '99+' : count}
+                </span>
+              );
               const item = (
                 <Link
                   href={link.href}
@@ -167,26 +181,10 @@ export function AppShell<L extends ShellLink>({
                 >
                   <span className="relative shrink-0">
                     <link.Icon className={`h-5 w-5 ${current ? 'text-brand-700' : 'text-slate-500'}`} aria-hidden="true" />
-                    {count > 0 && !open && (
-                      <span
-                        className="absolute -top-1.5 -right-2 min-w-4 rounded-full bg-red-600 px-1 text-center text-[10px] leading-4 font-bold text-white ring-2 ring-white"
-                        aria-hidden="true"
-                        data-testid={`badge-${link.href.replace(/\W+/g, '') || 'home'}`}
-                      >
-                        {count > 99 ? '99+' : count}
-                      </span>
-                    )}
+                    {!open && badgeMark}
                   </span>
                   {open && <span>{link.title}</span>}
-                  {open && count > 0 && (
-                    <span
-                      className="ml-auto min-w-6 rounded-full bg-red-600 px-1.5 text-center text-xs leading-5 font-bold text-white"
-                      aria-hidden="true"
-                      data-testid={`badge-${link.href.replace(/\W+/g, '') || 'home'}`}
-                    >
-                      {count > 99 ? '99+' : count}
-                    </span>
-                  )}
+                  {open && badgeMark}
                 </Link>
               );
               return (
