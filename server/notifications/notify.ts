@@ -21,7 +21,13 @@ import { type Mail, type Mailer, type RecordedMail, recordMail } from '../mail/m
  * from your dietitian") and where a tap leads; a mail is composed by its
  * domain under the same rule.
  */
-export type NotificationCategory = 'messages' | 'reminders' | 'plans' | 'journal' | 'appointments' | 'payments';
+/**
+ * What a person can turn e-mail and push on or off for (the profile's
+ * preferences): messages (and comments on their journal), reminders (check-ins,
+ * appointments), plans, appointments (booked, moved, cancelled), payments.
+ */
+export type NotificationCategory = 'messages' | 'reminders' | 'plans' | 'appointments' | 'payments';
+export const NOTIFICATION_CATEGORIES: readonly NotificationCategory[] = ['messages', 'reminders', 'plans', 'appointments', 'payments'];
 
 export type UserNotice = {
   userId: number;
