@@ -20,7 +20,7 @@ function setup(opts: { maxPages?: number } = {}) {
   let feed = [row(1)];
   let reads = 0;
   const gate = createGate();
-  const cache = createFeedPageCache({ listening: () => listening, ttlMs: 2_000, maxPages: opts.maxPages, now: () => clock });
+  const cache = createFeedPageCache<PostRow[]>({ listening: () => listening, ttlMs: 2_000, maxPages: opts.maxPages, now: () => clock });
   const load = async () => {
     reads += 1;
     const snapshot = feed; // what the database answers is fixed when the query runs

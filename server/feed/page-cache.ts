@@ -1,4 +1,4 @@
-import type { PostRow } from './repo.js';
+import type { KeptRows } from './checked-items.js';
 
 /** Notified by the database when a transaction that changed posts or likes commits (migration 2026-11-24T0300). */
 export const FEED_CHANGED_CHANNEL = 'poshan_feed_changed';
@@ -7,9 +7,9 @@ export const FEED_PAGE_TTL_MS = 2_000;
 /** Distinct pages kept (first pages and the cursors clients page through), the oldest evicted first. */
 export const FEED_PAGES_MAX = 64;
 
-export type FeedPageCache = ReturnType<typeof createFeedPageCache>;
+export type FeedPageCache = ReturnType<typeof createFeedPageCache<KeptRows>>;
 
-type Entry = { rows: PostRow[]; until: number };
+type Entry<Page> = { rows: Page; until: number };
 
 /**
  * Feed pages as every viewer sees them (without the viewer's own likes, which
@@ -27,13 +27,18 @@ type Entry = { rows: PostRow[]; until: number };
  * the instance cannot hear notifications (a LISTEN connection is down), and
  * a page older than the TTL is read again whatever happens.
  */
-export function createFeedPageCache(opts: { listening: () => boolean; ttlMs?: number; maxPages?: number; now?: () => number }) {
+export function createFeedPageCache<Page = KeptRows>(opts: {
+  listening: () => boolean;
+  ttlMs?: number;
+  maxPages?: number;
+  now?: () => number;
+}) {
   const ttlMs = opts.ttlMs ?? FEED_PAGE_TTL_MS;
   const maxPages = opts.maxPages ?? FEED_PAGES_MAX;
   const now = opts.now ?? Date.now;
-  const pages = new Map<string, Entry>();
+  const pages = new Map<string, Entry<Page>>();
   /** One database read per page at a time, however many readers arrive together (after an eviction, say). */
-  const loading = new Map<string, Promise<PostRow[]>>();
+  const loading = new Map<string, Promise<Page>>();
   /** Bumped by every eviction: a read that began before it may have seen the old feed, so it is not kept. */
   let generation = 0;
 
@@ -45,7 +50,7 @@ export function createFeedPageCache(opts: { listening: () => boolean; ttlMs?: nu
 
   return {
     /** The page under `key`, from memory or from `load` (which must not depend on the viewer). */
-    rows(key: string, load: () => Promise<PostRow[]>): Promise<PostRow[]> {
+    rows(key: string, load: () => Promise<Page>): Promise<Page> {
       if (!opts.listening()) {
         if (pages.size || loading.size) evict();
         return load();

@@ -1,6 +1,6 @@
 import { liveSubscriber } from '../trpc/context.js';
 import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
-import { checkFeedPage } from './checked-items.js';
+import { feedPageOutput } from './checked-items.js';
 import { feedEventStream } from './events.js';
 import {
   createPostInput,
@@ -21,7 +21,7 @@ export const feedRouter = router({
   list: clientProcedure
     .input(listFeedInput)
     // feedPage, checked once per kept row (checked-items.ts)
-    .output(checkFeedPage)
+    .output(feedPageOutput)
     .query(({ ctx, input }) => service.listFeed(ctx.deps, ctx.user, input)),
   toggleLike: clientProcedure
     .input(toggleLikeInput)

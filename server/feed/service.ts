@@ -8,7 +8,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { recordAudit } from '../audit/record.js';
 import type { FeedBus } from '../realtime/feed-bus.js';
 import type { FeedPageCache } from './page-cache.js';
-import { checkedItems } from './checked-items.js';
+import { checkedItems, keepRows } from './checked-items.js';
 import * as repo from './repo.js';
 import { createTurns } from './turns.js';
 import {
@@ -50,7 +50,8 @@ export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer:
   const before = input.cursor ? decodeFeedCursor(input.cursor) : null;
   if (input.cursor && !before) throw badRequest(BAD_CURSOR, { cursor: [BAD_CURSOR] });
   const key = `${input.cursor ?? ''}/${input.limit}`;
-  const rows = await deps.feedPages.rows(key, () => repo.listPosts(deps.db, null, before, input.limit));
+  const kept = await deps.feedPages.rows(key, async () => keepRows(await repo.listPosts(deps.db, null, before, input.limit)));
+  const rows = kept.rows;
   // Whether the viewer likes each post of the page: from the listed liker ids, else one small query for posts with more likes than are listed.
   const liked: boolean[] = [];
   const unlisted: number[] = [];
@@ -67,7 +68,7 @@ export async function listFeed(deps: Pick<FeedDeps, 'db' | 'feedPages'>, viewer:
   }
   const last = rows[liked.length - 1];
   return {
-    items: checkedItems(rows, liked, toFeedItem),
+    items: checkedItems(kept, liked, toFeedItem),
     nextCursor: rows.length > input.limit && last ? encodeFeedCursor({ micros: last.position_micros, id: last.id }) : null,
   };
 }

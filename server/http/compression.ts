@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
-import { keptAnswerOf } from './envelope.js';
+import type { PreparedAnswer } from './prepared-json.js';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -54,24 +54,17 @@ export function compressBody(body: Uint8Array, encoding: Encoding): Promise<Buff
     : gzipAsync(body, { level: 6 });
 }
 
-/** Compressed forms of kept answers, made once per answer and encoding (concurrent requests share one). */
-const compressedKept = new WeakMap<Uint8Array, Partial<Record<Encoding, Promise<Buffer>>>>();
-
-/** compressBody for bytes that never change (a kept answer, envelope.ts): compressed once, then reused. */
-export function compressKept(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
-  let forms = compressedKept.get(body);
-  if (!forms) {
-    forms = {};
-    compressedKept.set(body, forms);
-  }
-  let form = forms[encoding];
+/** compressBody for a prepared answer (envelope.ts): compressed once per encoding, concurrent requests sharing one. */
+export function compressPrepared(answer: PreparedAnswer, encoding: Encoding): Promise<Buffer> {
+  let form = answer.compressed.get(encoding);
   if (!form) {
-    form = compressBody(body, encoding);
-    forms[encoding] = form;
+    const made = compressBody(answer.body, encoding);
+    answer.compressed.set(encoding, made);
     // A failure is not kept: the next request tries again.
-    form.catch(() => {
-      if (forms[encoding] === form) delete forms[encoding];
+    made.catch(() => {
+      if (answer.compressed.get(encoding) === made) answer.compressed.delete(encoding);
     });
+    form = made;
   }
   return form;
 }
@@ -103,15 +96,16 @@ export function compressResponses(threshold = COMPRESSION_THRESHOLD): Middleware
     const encoding = negotiateEncoding(c.req.header('Accept-Encoding'));
     if (!encoding || length < threshold) return;
     const res = c.res;
-    // A kept answer's bytes are compressed once for all the requests that get them.
-    const kept = keptAnswerOf(res);
-    if (!kept && !res.body) return;
-    const body = kept ?? new Uint8Array(await res.arrayBuffer());
+    // A prepared answer's bytes are compressed once for all the requests that get them.
+    const made = c.get('preparedAnswer');
+    const prepared = made?.response === res ? made.answer : undefined;
+    if (!prepared && !res.body) return;
+    const body = prepared?.body ?? new Uint8Array(await res.arrayBuffer());
     if (body.byteLength < threshold) {
-      if (!kept) c.res = new Response(body, res);
+      if (!prepared) c.res = new Response(body, res);
       return;
     }
-    const compressed = kept ? await compressKept(kept, encoding) : await compressBody(body, encoding);
+    const compressed = prepared ? await compressPrepared(prepared, encoding) : await compressBody(body, encoding);
     const compressedHeaders = new Headers(headers);
     compressedHeaders.set('Content-Encoding', encoding);
     compressedHeaders.set('Content-Length', String(compressed.byteLength));

@@ -2,11 +2,21 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { describeError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { isKept, keptJson } from './json-text.js';
+import { type PreparedAnswer, jsonChunks, preparedJsonOf } from './prepared-json.js';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /**
+     * The envelope made around a prepared value, with the response that carries it: the
+     * compression middleware compresses such an answer once per encoding (compression.ts).
+     */
+    preparedAnswer: { response: Response; answer: PreparedAnswer };
+  }
+}
 
 /** The spec's answer shape for every JSON path outside tRPC: `{ status, message, data?, ...extra }`, `status` equal to the HTTP status. */
 export function envelope(c: Context, status: number, message: string, data?: unknown, extra: Record<string, unknown> = {}) {
-  // The text JSON.stringify would make of { status, message, data, ...extra }, with kept JSON spliced in (json-text.ts).
+  // The text JSON.stringify would make of { status, message, data, ...extra }, with prepared JSON spliced in (prepared-json.ts).
   const head = `{"status":${JSON.stringify(status)},"message":${JSON.stringify(message)}`;
   let tail = '';
   for (const [key, value] of Object.entries(extra)) {
@@ -15,44 +25,37 @@ export function envelope(c: Context, status: number, message: string, data?: unk
     if (valueText !== undefined) tail += `,${JSON.stringify(key)}:${valueText}`;
   }
   tail += '}';
-  const body = bodyOf(head, data, tail);
+  const prepared = preparedAnswerOf(head, data, tail);
+  const body = prepared?.body ?? bodyOf(head, data, tail);
   // With its length known, the compression middleware passes a small answer on without reading it.
   const res = c.body(body, status as ContentfulStatusCode, {
     'Content-Type': 'application/json',
     'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
   });
-  if (typeof body !== 'string' && isKept(data)) keptAnswers.set(res, body);
+  if (prepared) c.set('preparedAnswer', { response: res, answer: prepared });
   return res;
 }
 
-/** Responses whose body is a kept answer (made once around a kept value, sent again as it is). */
-const keptAnswers = new WeakMap<Response, Buffer<ArrayBuffer>>();
-
 /**
- * The kept bytes this response carries, if it is a kept answer and still the
- * response as the envelope made it: the compression middleware compresses
- * such bytes once (compression.ts), not for every request.
+ * The envelope around a prepared value (one that never changes): the same head
+ * and tail give the same bytes, made once and sent again as they are, with
+ * their compressed forms. Undefined for any other value.
  */
-export const keptAnswerOf = (res: Response) => keptAnswers.get(res);
+function preparedAnswerOf(head: string, data: unknown, tail: string): PreparedAnswer | undefined {
+  const json = preparedJsonOf(data);
+  if (!json) return undefined;
+  const last = json.lastAnswer;
+  if (last && last.head === head && last.tail === tail) return last;
+  const body = Buffer.concat([Buffer.from(`${head},"data":`), json.bytes, Buffer.from(tail)]);
+  json.lastAnswer = { head, tail, body, compressed: new Map() };
+  return json.lastAnswer;
+}
 
-/** The last body made around each kept value, with the head and tail it was made with. */
-const keptBodies = new WeakMap<object, { head: string; tail: string; body: Buffer<ArrayBuffer> }>();
-
-/**
- * The answer's bytes or text. Kept bytes are copied once into the body, never decoded or encoded
- * again; around a kept value (one that never changes), the same head and tail give the same body,
- * which is made once and sent as it is. Anything else stays text.
- */
+/** The answer's bytes (prepared elements copied once into the body, never decoded or encoded again) or text. */
 function bodyOf(head: string, data: unknown, tail: string): Buffer<ArrayBuffer> | string {
-  if (isKept(data)) {
-    const last = keptBodies.get(data as object);
-    if (last && last.head === head && last.tail === tail) return last.body;
-  }
-  const dataJson = data === undefined ? undefined : keptJson(data);
+  const dataJson = data === undefined ? undefined : jsonChunks(data);
   if (typeof dataJson !== 'object') return `${head}${dataJson === undefined ? '' : `,"data":${dataJson}`}${tail}`;
-  const body = Buffer.concat([Buffer.from(`${head},"data":`), ...dataJson, Buffer.from(tail)]);
-  if (isKept(data)) keptBodies.set(data as object, { head, tail, body });
-  return body;
+  return Buffer.concat([Buffer.from(`${head},"data":`), ...dataJson, Buffer.from(tail)]);
 }
 
 /**

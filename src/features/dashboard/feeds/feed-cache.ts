@@ -9,7 +9,7 @@ import type { RouterOutputs } from '../../../lib/router-types';
 export type FeedPage = RouterOutputs['feed']['list'];
 export type FeedPages = InfiniteData<FeedPage, unknown>;
 
-const mapItems = (data: FeedPages, fn: (items: FeedItem[], pageIndex: number) => FeedItem[]): FeedPages => {
+const mapItems = (data: FeedPages, fn: (items: readonly FeedItem[], pageIndex: number) => readonly FeedItem[]): FeedPages => {
   let changed = false;
   const pages = data.pages.map((page, i) => {
     const items = fn(page.items, i);

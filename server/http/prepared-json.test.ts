@@ -1,41 +1,48 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { compressKept, compressResponses } from './compression.js';
-import { envelope, keptAnswerOf } from './envelope.js';
-import { keepJsonText, keptJson } from './json-text.js';
+import { compressPrepared, compressResponses } from './compression.js';
+import { envelope } from './envelope.js';
+import { jsonChunks, prepare, prepareList, preparedJsonOf } from './prepared-json.js';
 
-/** The text keptJson stands for, chunks or not. */
+/** The text jsonChunks stands for, chunks or not. */
 const jsonText = (value: unknown) => {
-  const json = keptJson(value);
+  const json = jsonChunks(value);
   return typeof json === 'object' ? Buffer.concat(json).toString('utf8') : json;
 };
 
-const item = (id: number) => Object.freeze({ id, desc: `Post "${id}" – é`, likes: Object.freeze([1, 2, 3]), likedByMe: id % 2 === 0 });
+const item = (id: number) => ({ id, desc: `Post "${id}" – é`, likes: Object.freeze([1, 2, 3]), likedByMe: id % 2 === 0 });
 
-describe('kept JSON text', () => {
-  it('gives the same text as JSON.stringify, whether the elements were kept or not', () => {
-    const kept = [keepJsonText(item(1)), keepJsonText(item(2))];
-    const mixed = [keepJsonText(item(3)), item(4)];
+describe('prepared JSON', () => {
+  it('gives the same text as JSON.stringify, whether the elements were prepared or not', () => {
+    const kept = [prepare(item(1)), prepare(item(2))];
+    const mixed = [prepare(item(3)), item(4)];
     for (const value of [kept, mixed, [], [1, 'a', null], { a: kept }, 'text', 5, null, kept[0]]) {
       expect(jsonText(value)).toBe(JSON.stringify(value));
     }
     expect(jsonText(undefined)).toBeUndefined();
   });
 
-  it('hands kept values over as their UTF-8 bytes, and anything else as text', () => {
-    const kept = [keepJsonText(item(7)), keepJsonText(item(8))];
-    expect(Array.isArray(keptJson(kept))).toBe(true);
-    expect(Array.isArray(keptJson(kept[0]))).toBe(true);
-    expect(typeof keptJson([kept[0], item(9)])).toBe('string');
-    expect(typeof keptJson({ a: kept })).toBe('string');
+  it('hands prepared values over as their UTF-8 bytes, and anything else as text', () => {
+    const kept = [prepare(item(7)), prepare(item(8))];
+    expect(Array.isArray(jsonChunks(kept))).toBe(true);
+    expect(Array.isArray(jsonChunks(kept[0]))).toBe(true);
+    expect(typeof jsonChunks([kept[0], item(9)])).toBe('string');
+    expect(typeof jsonChunks({ a: kept })).toBe('string');
   });
 
-  it('splices a kept element’s text as it was when kept (so it must be frozen)', () => {
-    const mutable = { n: 1 };
-    keepJsonText(mutable);
-    mutable.n = 2;
-    expect(jsonText([mutable])).toBe('[{"n":1}]');
+  it('freezes what it prepares, and carries the JSON where JSON.stringify, spreads and keys never see it', () => {
+    const value = prepare({ n: 1 });
+    expect(Object.isFrozen(value)).toBe(true);
+    expect(() => {
+      // @ts-expect-error a prepared value is read-only
+      value.n = 2;
+    }).toThrow(TypeError);
+    expect(JSON.stringify(value)).toBe('{"n":1}');
+    expect(Object.keys({ ...value })).toEqual(['n']);
+    expect(preparedJsonOf({ ...value })).toBeUndefined();
+    expect(preparedJsonOf(value)?.bytes.toString('utf8')).toBe('{"n":1}');
+    expect(preparedJsonOf([value])).toBeUndefined();
   });
 });
 
@@ -47,7 +54,7 @@ describe('envelope text', () => {
   };
 
   it('is what JSON.stringify makes of status, message, data and the extra fields, with its length', async () => {
-    const data = [keepJsonText(item(5)), keepJsonText(item(6))];
+    const data = [prepare(item(5)), prepare(item(6))];
     const { text, length } = await answer(data, { nextCursor: 'abc', skipped: undefined, status: 500, data: 'no' });
     expect(text).toBe(JSON.stringify({ status: 200, message: 'Feeds "loaded"', data, nextCursor: 'abc' }));
     expect(Number(length)).toBe(Buffer.byteLength(text));
@@ -57,8 +64,8 @@ describe('envelope text', () => {
     );
   });
 
-  it('is compressed whole for a client that accepts gzip, kept bytes and all', async () => {
-    const data = Array.from({ length: 40 }, (_, i) => keepJsonText(item(i)));
+  it('is compressed whole for a client that accepts gzip, prepared bytes and all', async () => {
+    const data = Array.from({ length: 40 }, (_, i) => prepare(item(i)));
     const app = new Hono();
     app.use('*', compressResponses());
     app.get('/', (c) => envelope(c, 200, 'Feeds loaded', data, { nextCursor: null }));
@@ -68,8 +75,8 @@ describe('envelope text', () => {
     expect(text).toBe(JSON.stringify({ status: 200, message: 'Feeds loaded', data, nextCursor: null }));
   });
 
-  it('is made once around a kept value and sent again as it is, while head and tail are the same', async () => {
-    const data = keepJsonText(Object.freeze([keepJsonText(item(50)), keepJsonText(item(51))]));
+  it('is made once around a prepared value and sent again as it is, while head and tail are the same', async () => {
+    const data = prepareList([prepare(item(50)), prepare(item(51))]);
     const app = new Hono().get('/:message', (c) =>
       envelope(c, 200, c.req.param('message'), data, { nextCursor: c.req.query('next') ?? null }),
     );
@@ -82,8 +89,8 @@ describe('envelope text', () => {
     expect(await read('/loaded')).toBe(first);
   });
 
-  it('a kept answer is compressed once per encoding, and every request gets the whole answer', async () => {
-    const data = keepJsonText(Object.freeze(Array.from({ length: 40 }, (_, i) => keepJsonText(item(100 + i)))));
+  it('a prepared answer is compressed once per encoding, and every request gets the whole answer', async () => {
+    const data = prepareList(Array.from({ length: 40 }, (_, i) => prepare(item(100 + i))));
     const app = new Hono();
     app.use('*', compressResponses());
     app.get('/', (c) => envelope(c, 200, 'Feeds loaded', data, { nextCursor: null }));
@@ -100,11 +107,18 @@ describe('envelope text', () => {
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(await plain.text()).toBe(expected);
 
-    const answer = new Hono().get('/', (c) => envelope(c, 200, 'Feeds loaded', data, { nextCursor: null }));
-    const kept = keptAnswerOf(await answer.request('/'));
-    expect(kept).toBeDefined();
-    expect(compressKept(kept!, 'gzip')).toBe(compressKept(kept!, 'gzip'));
-    expect(compressKept(kept!, 'br')).not.toBe(compressKept(kept!, 'gzip'));
-    expect(keptAnswerOf(await new Hono().get('/', (c) => envelope(c, 200, 'ok', { a: 1 })).request('/'))).toBeUndefined();
+    const answer = preparedJsonOf(data)?.lastAnswer;
+    expect(answer?.compressed.size).toBe(2);
+    expect(compressPrepared(answer!, 'gzip')).toBe(compressPrepared(answer!, 'gzip'));
+    expect(compressPrepared(answer!, 'br')).not.toBe(compressPrepared(answer!, 'gzip'));
+    let made: unknown = 'unset';
+    await new Hono()
+      .get('/', (c) => {
+        const res = envelope(c, 200, 'ok', { a: 1 });
+        made = c.get('preparedAnswer');
+        return res;
+      })
+      .request('/');
+    expect(made).toBeUndefined();
   });
 });
