@@ -1,25 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
-import { useForm } from 'react-hook-form';
-import { toast } from '../../lib/toast';
 import { Link, Redirect } from 'wouter';
-import type { z } from 'zod';
 import { ROLE } from '../../../server/auth/roles';
-import { signInForm } from '../../../server/auth/schema';
 import { BRAND } from '../../../server/brand';
-import { useLoadingOverlay } from '../../components/LoadingOverlay';
 import { Button } from '../../components/ui/Button';
 import { TextField } from '../../components/ui/Field';
-import { signInWithPassword } from '../../lib/auth-client';
-import { errorMessage } from '../../lib/errors';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedIn } from '../../lib/use-session';
 import { PasswordField } from '../auth/PasswordField';
+import { useSignInForm } from '../auth/use-sign-in-form';
 import { LogoMark } from '../public/layout/Logo';
-
-type FormInput = z.input<typeof signInForm>;
-type FormValues = z.output<typeof signInForm>;
 
 /**
  * The console's sign-in: role 1 (dietitian), the password encrypted in the
@@ -33,19 +22,7 @@ export function AdminLoginPage() {
 }
 
 function LoginForm() {
-  const queryClient = useQueryClient();
-  const overlay = useLoadingOverlay();
-  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(signInForm), defaultValues: { email: '', password: '' } });
-  const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit(async (credentials) => {
-    try {
-      const answer = await overlay.run(signInWithPassword(queryClient, { ...credentials, role: ROLE.admin }));
-      toast.success(answer.message);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  });
+  const { register, errors, onSubmit } = useSignInForm(ROLE.admin);
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-700 to-brand-900 px-4 py-10">
@@ -63,8 +40,8 @@ function LoginForm() {
         <h1 className="mt-7 text-2xl font-bold text-slate-900">Sign in</h1>
         <p className="mt-1 text-sm text-slate-600">For the dietitian team. Clients sign in on the main login page.</p>
         <form method="post" onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-5" data-testid="admin-login-form">
-          <TextField label="Email" type="email" autoComplete="username" error={errors.email?.message} {...form.register('email')} />
-          <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+          <TextField label="Email" type="email" autoComplete="username" error={errors.email?.message} {...register('email')} />
+          <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
           <Button type="submit" size="lg" className="w-full">
             Sign in
           </Button>

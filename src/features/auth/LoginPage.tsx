@@ -1,26 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { CalendarCheck, FileText, HeartPulse } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { toast } from '../../lib/toast';
 import { Redirect } from 'wouter';
-import type { z } from 'zod';
 import { ROLE } from '../../../server/auth/roles';
-import { signInForm } from '../../../server/auth/schema';
-import { useLoadingOverlay } from '../../components/LoadingOverlay';
 import { Button } from '../../components/ui/Button';
 import { TextField } from '../../components/ui/Field';
-import { signInWithPassword } from '../../lib/auth-client';
-import { errorMessage } from '../../lib/errors';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedIn } from '../../lib/use-session';
 import { LogoMark } from '../public/layout/Logo';
 import { ForgotPasswordModal } from './ForgotPasswordModal';
 import { PasswordField } from './PasswordField';
-
-type FormInput = z.input<typeof signInForm>;
-type FormValues = z.output<typeof signInForm>;
+import { useSignInForm } from './use-sign-in-form';
 
 export const DASHBOARD_HOME = '~/dashboard/feeds';
 
@@ -39,20 +28,8 @@ const PERKS = [
 ];
 
 function LoginScreen() {
-  const queryClient = useQueryClient();
-  const overlay = useLoadingOverlay();
   const [forgotOpen, setForgotOpen] = useState(false);
-  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(signInForm), defaultValues: { email: '', password: '' } });
-  const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit(async (credentials) => {
-    try {
-      const answer = await overlay.run(signInWithPassword(queryClient, { ...credentials, role: ROLE.client }));
-      toast.success(answer.message);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  });
+  const { register, errors, onSubmit } = useSignInForm(ROLE.client);
 
   return (
     <section className="bg-slate-50 px-4 py-10 sm:py-16">
@@ -88,7 +65,7 @@ function LoginScreen() {
               autoComplete="username"
               placeholder="you@example.com"
               error={errors.email?.message}
-              {...form.register('email')}
+              {...register('email')}
             />
             <div className="flex flex-col gap-1.5">
               <PasswordField
@@ -96,7 +73,7 @@ function LoginScreen() {
                 autoComplete="current-password"
                 placeholder="Your password"
                 error={errors.password?.message}
-                {...form.register('password')}
+                {...register('password')}
               />
               <button
                 type="button"

@@ -1,0 +1,34 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import type { Role } from '../../../server/auth/roles';
+import { signInForm } from '../../../server/auth/schema';
+import { useLoadingOverlay } from '../../components/LoadingOverlay';
+import { signInWithPassword } from '../../lib/auth-client';
+import { errorMessage } from '../../lib/errors';
+import { toast } from '../../lib/toast';
+
+type FormInput = z.input<typeof signInForm>;
+type FormValues = z.output<typeof signInForm>;
+
+/**
+ * The sign-in form of both login pages (clients at /login, dietitians at
+ * /admin/login): the same fields, checks and overlay; only the role differs.
+ * The password is encrypted in the browser with the server's current public key
+ * (signInWithPassword); the answer's message is shown as a toast.
+ */
+export function useSignInForm(role: Role) {
+  const queryClient = useQueryClient();
+  const overlay = useLoadingOverlay();
+  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(signInForm), defaultValues: { email: '', password: '' } });
+  const onSubmit = form.handleSubmit(async (credentials) => {
+    try {
+      const answer = await overlay.run(signInWithPassword(queryClient, { ...credentials, role }));
+      toast.success(answer.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  });
+  return { register: form.register, errors: form.formState.errors, onSubmit };
+}
