@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, X } from 'lucide-react';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { TextField } from '../../../components/ui/Field';
 import { useTRPC } from '../../../lib/trpc';
 import { useDebounced } from '../use-debounced';
@@ -101,4 +101,32 @@ export function ClientPicker({
       )}
     </div>
   );
+}
+
+/**
+ * The client a console form is for: fixed when the form was opened from a
+ * client's page, else chosen with the picker. `required(message)` gives the
+ * client, or shows the message under the picker and gives undefined.
+ */
+export function useClientChoice(initial?: PickedClient) {
+  const [client, setClient] = useState<PickedClient | undefined>(initial);
+  const [error, setError] = useState<string>();
+  return {
+    client,
+    error,
+    choose(next?: PickedClient) {
+      setClient(next);
+      setError(undefined);
+    },
+    required(message: string) {
+      if (!client) setError(message);
+      return client;
+    },
+  };
+}
+
+/** The form's client line: `fixed` (a sentence naming the client) when there is one, else the picker. */
+export function ClientChoice({ fixed, choice }: { fixed?: ReactNode; choice: ReturnType<typeof useClientChoice> }) {
+  if (fixed) return <p className="text-sm text-slate-700">{fixed}</p>;
+  return <ClientPicker value={choice.client} onChange={choice.choose} error={choice.error} />;
 }

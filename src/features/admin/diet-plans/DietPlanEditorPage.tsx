@@ -13,7 +13,7 @@ import { fieldErrors } from '../../../lib/errors';
 import { localToday } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { ClientPicker, type PickedClient } from '../clients/ClientPicker';
+import { ClientChoice, type PickedClient, useClientChoice } from '../clients/ClientPicker';
 import { openPdf } from '../format';
 import { LoadError, Loading, Page, Segmented } from '../ui';
 import { blankPlan, ComposeForm } from './ComposeForm';
@@ -85,8 +85,7 @@ function Editor({ existing, initialClient, initialMode }: { existing?: Existing;
   const queryClient = useQueryClient();
   const overlay = useLoadingOverlay();
   const [, navigate] = useLocation();
-  const [client, setClient] = useState<PickedClient | undefined>(initialClient);
-  const [clientError, setClientError] = useState<string>();
+  const clientChoice = useClientChoice(initialClient);
   const [mode, setMode] = useState<Mode>(initialMode === 'upload' ? 'upload' : 'compose');
   const compose = useMutation(trpc.admin.dietPlans.compose.mutationOptions());
   const upload = useMutation(trpc.admin.dietPlans.upload.mutationOptions());
@@ -96,11 +95,7 @@ function Editor({ existing, initialClient, initialMode }: { existing?: Existing;
   /** A save the server held back for the dietitian to confirm, with its reasons. */
   const [toConfirm, setToConfirm] = useState<{ warnings: string[]; save: () => Promise<void> }>();
 
-  const needClient = () => {
-    if (client) return client;
-    setClientError('Choose the client this plan is for');
-    return undefined;
-  };
+  const needClient = () => clientChoice.required('Choose the client this plan is for');
 
   /** Saves; when the plan looks like a mistake the server answers with warnings, shown for the dietitian to confirm. */
   const saved = async (save: (acknowledgeWarnings: boolean) => Promise<{ id: number; message: string }>, acknowledged = false) => {
@@ -165,20 +160,16 @@ function Editor({ existing, initialClient, initialMode }: { existing?: Existing;
   return (
     <Card>
       <div className="flex flex-col gap-5 p-4 sm:p-6">
-        {existing ? (
-          <p className="text-sm text-slate-700">
-            For <strong>{existing.client.fullName}</strong> · editing version {existing.version}
-          </p>
-        ) : (
-          <ClientPicker
-            value={client}
-            onChange={(c) => {
-              setClient(c);
-              setClientError(undefined);
-            }}
-            error={clientError}
-          />
-        )}
+        <ClientChoice
+          choice={clientChoice}
+          fixed={
+            existing && (
+              <>
+                For <strong>{existing.client.fullName}</strong> · editing version {existing.version}
+              </>
+            )
+          }
+        />
         <Segmented label="How to make the plan" value={mode} options={MODES} onChange={setMode} />
         {mode === 'compose' ? (
           <ComposeForm

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import type { z } from 'zod';
@@ -14,7 +13,7 @@ import { Modal } from '../../../components/ui/Modal';
 import { formatDay, formatRupees, localToday } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
-import { ClientPicker, type PickedClient } from '../clients/ClientPicker';
+import { ClientChoice, type PickedClient, useClientChoice } from '../clients/ClientPicker';
 
 type FormInput = z.input<typeof assignForm>;
 type FormValues = z.output<typeof assignForm>;
@@ -44,8 +43,7 @@ function AssignForm({ fixedClient, onDone }: { fixedClient?: PickedClient; onDon
   const queryClient = useQueryClient();
   const overlay = useLoadingOverlay();
   const assign = useMutation(trpc.admin.subscriptions.assign.mutationOptions());
-  const [client, setClient] = useState<PickedClient | undefined>(fixedClient);
-  const [clientError, setClientError] = useState<string>();
+  const clientChoice = useClientChoice(fixedClient);
   const firstPlan = plansOfType(DEFAULT_PLAN_TYPE)[0]!;
   const form = useForm<FormInput, unknown, FormValues>({
     resolver: zodResolver(assignForm),
@@ -69,10 +67,8 @@ function AssignForm({ fixedClient, onDone }: { fixedClient?: PickedClient; onDon
   }
 
   const onSubmit = form.handleSubmit(async (values) => {
-    if (!client) {
-      setClientError('Choose the client');
-      return;
-    }
+    const client = clientChoice.required('Choose the client');
+    if (!client) return;
     try {
       const answer = await overlay.run(assign.mutateAsync({ ...values, clientId: client.id }));
       await queryClient.invalidateQueries(trpc.admin.pathFilter());
@@ -85,20 +81,16 @@ function AssignForm({ fixedClient, onDone }: { fixedClient?: PickedClient; onDon
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="assign-form">
-      {fixedClient ? (
-        <p className="text-sm text-slate-700">
-          Client: <strong>{fixedClient.fullName}</strong>
-        </p>
-      ) : (
-        <ClientPicker
-          value={client}
-          onChange={(c) => {
-            setClient(c);
-            setClientError(undefined);
-          }}
-          error={clientError}
-        />
-      )}
+      <ClientChoice
+        choice={clientChoice}
+        fixed={
+          fixedClient && (
+            <>
+              Client: <strong>{fixedClient.fullName}</strong>
+            </>
+          )
+        }
+      />
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <SelectField
           label="Plan type"
