@@ -1,30 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchBrowser } from '../helpers/browser.js';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP } from '../helpers/browser.js';
+import type { TestServer, TestUser } from '../helpers/server.js';
 import { wsClient } from '../helpers/callers.js';
-import { expectToast, newPage, screenshot, signInAsAdmin } from '../helpers/pages.js';
+import { expectToast, screenshot, signInAsAdmin, sharedPage } from '../helpers/pages.js';
 
 /** The Overview's operational health: clients live now, the last error, failed mails with a retry. */
 let server: TestServer;
-let browser: Browser;
 let admin: TestUser;
 let page: Page;
 let errors: string[];
-let closeContext: () => Promise<void>;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
+sharedPage({ viewport: DESKTOP }, async (shared) => {
+  ({ server, page, errors } = shared);
   admin = await server.user({ role: 'admin', firstName: 'Meera', lastName: 'Iyer' });
-  const opened = await newPage(browser, server, { viewport: DESKTOP });
-  page = opened.page;
-  errors = opened.errors;
-  closeContext = () => opened.context.close();
-});
-afterAll(async () => {
-  await closeContext?.();
-  await browser?.close();
-  await server?.stop();
 });
 
 describe('the Overview’s operational health', () => {

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../server/auth/session.js';
-import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { DESKTOP, PHONE } from '../helpers/browser.js';
+import type { TestServer, TestUser } from '../helpers/server.js';
 import { callerFor } from '../helpers/callers.js';
-import { expectPath, expectToast, nav, newPage, screenshot, signInAsAdmin } from '../helpers/pages.js';
+import { expectPath, expectToast, nav, newPage, screenshot, signInAsAdmin, sharedPage } from '../helpers/pages.js';
 
 /**
  * Each console screen's main path in Chromium, with screenshots at 375 and
@@ -18,10 +18,8 @@ let admin: TestUser;
 let reviewers: TestUser[];
 let page: Page;
 let errors: string[];
-let closeContext: () => Promise<void>;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
+sharedPage({ viewport: DESKTOP }, async (shared) => {
+  ({ server, browser, page, errors } = shared);
   admin = await server.user({ role: 'admin', firstName: 'Meera', lastName: 'Iyer' });
   const visitor = await callerFor(server);
   await visitor.consultation.book({
@@ -56,16 +54,6 @@ beforeAll(async () => {
     await anita.weight.add({ weight, date });
   }
   for (const ua of ['a', 'b', 'a']) await server.request('GET', '/api/client/track-visit', { headers: { 'user-agent': ua } });
-
-  const opened = await newPage(browser, server, { viewport: DESKTOP });
-  page = opened.page;
-  errors = opened.errors;
-  closeContext = () => opened.context.close();
-});
-afterAll(async () => {
-  await closeContext?.();
-  await browser?.close();
-  await server?.stop();
 });
 
 /** The same screen at phone width, then back to desktop. */

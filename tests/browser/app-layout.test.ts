@@ -1,9 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assignSubscription } from '../../server/subscription/service.js';
-import { DESKTOP, launchBrowser, PHONE } from '../helpers/browser.js';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { expectPath, nav, newPage, screenshot, signInAsAdmin } from '../helpers/pages.js';
+import { DESKTOP, PHONE } from '../helpers/browser.js';
+import type { TestServer, TestUser } from '../helpers/server.js';
+import { expectPath, nav, newPage, screenshot, signInAsAdmin, sharedPage } from '../helpers/pages.js';
 
 /**
  * The signed-in areas as a person sees them at 375 and 1440 px: one
@@ -18,10 +18,8 @@ let admin: TestUser;
 let client: TestUser;
 let page: Page;
 let errors: string[];
-let closeContext: () => Promise<void>;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
+sharedPage({ viewport: DESKTOP }, async (shared) => {
+  ({ server, browser, page, errors } = shared);
   admin = await server.user({ role: 'admin', firstName: 'Meera', lastName: 'Iyer' });
   client = await server.user({ firstName: 'Priya', lastName: 'Nair' });
   await assignSubscription(server.deps.db, {
@@ -31,15 +29,6 @@ beforeAll(async () => {
     startDate: '2026-11-01',
     amountReceived: 2125,
   });
-  const opened = await newPage(browser, server, { viewport: DESKTOP });
-  page = opened.page;
-  errors = opened.errors;
-  closeContext = () => opened.context.close();
-});
-afterAll(async () => {
-  await closeContext?.();
-  await browser?.close();
-  await server?.stop();
 });
 
 type Box = { x: number; y: number; width: number; height: number };

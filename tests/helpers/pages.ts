@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { openContext, type PageOptions } from './browser.js';
-import type { TestServer, TestUser } from './server.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchBrowser, openContext, type PageOptions } from './browser.js';
+import { startTestServer, type TestServer, type TestUser } from './server.js';
 
 /** Pages of the browser tests, and the assertions they share: where the page is, which toast shows. */
 
@@ -18,6 +18,33 @@ export async function newPage(browser: Browser, server: TestServer, opts: PageOp
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   return { context, page, errors };
+}
+
+/** What a file's shared page gives its tests (sharedPage). */
+export type SharedPage = { server: TestServer; browser: Browser; page: Page; errors: string[] };
+
+/**
+ * One server serving the built client, one browser and one page (opened with
+ * `opts`), shared by a file's tests: started before them, `ready` called to
+ * take the pieces and seed data, everything closed after them.
+ */
+export function sharedPage(opts: PageOptions, ready: (shared: SharedPage) => Promise<void> | void) {
+  let shared: SharedPage | undefined;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
+    close = async () => {
+      await browser.close();
+      await server.stop();
+    };
+    const opened = await newPage(browser, server, opts);
+    shared = { server, browser, page: opened.page, errors: opened.errors };
+    await ready(shared);
+  });
+  afterAll(async () => {
+    await shared?.page.context().close();
+    await close?.();
+  });
 }
 
 /** A page signed in as `user` (or signed out for null). */
