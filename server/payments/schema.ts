@@ -203,6 +203,13 @@ export const invoice = z.object({
 });
 export type Invoice = z.infer<typeof invoice>;
 
+/**
+ * invoice.events: 'ready', then a signal per change to an invoice the viewer
+ * may see (a client's own; every one for a dietitian), ids only: the page
+ * reloads. Not resumable: a reconnecting page reloads on 'ready'.
+ */
+export type InvoiceEvent = { kind: 'ready' } | { kind: 'changed'; invoiceId: number };
+
 export const invoicePage = z.object({
   items: z.array(invoice),
   total: z.number().int(),

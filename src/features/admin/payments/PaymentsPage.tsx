@@ -12,6 +12,7 @@ import { toastError } from '../../../lib/notify';
 import { newRequestKey } from '../../../lib/request-key';
 import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
+import { useLiveInvoices } from '../../payments/use-live-invoices';
 import { formatPaise, type InvoiceView, STATUS_LABEL, statusOf, statusTone } from '../../payments/format';
 import { EmptyState, LoadError, Loading, Page, Pager, Segmented, Table, td, th } from '../ui';
 
@@ -33,12 +34,13 @@ export function PaymentsPage() {
   const [page, setPage] = useState(0);
   const [issuing, setIssuing] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const summary = useQuery({ ...trpc.admin.payments.summary.queryOptions(), refetchOnWindowFocus: true });
+  const summary = useQuery(trpc.admin.payments.summary.queryOptions());
   const list = useQuery({
     ...trpc.invoice.list.queryOptions({ status: filter, page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
-    refetchOnWindowFocus: true,
   });
+  // A claim, a payment online, a change by another dietitian: the list and the figures follow live.
+  useLiveInvoices([trpc.admin.payments.summary.queryKey()]);
   return (
     <Page
       title="Payments"
