@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Download, IndianRupee, Smartphone } from 'lucide-react';
+import { CheckCircle2, CreditCard, Download, IndianRupee, Smartphone } from 'lucide-react';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { claimForm } from '../../../../server/payments/schema';
@@ -125,6 +125,18 @@ function OpenInvoice({ invoice }: { invoice: InvoiceView }) {
                 <Smartphone className="h-5 w-5" aria-hidden="true" />
                 Pay with a UPI app
               </a>
+              {invoice.payOnlineUrl && (
+                <a
+                  href={invoice.payOnlineUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className={buttonClasses('secondary', 'md', 'w-full')}
+                  data-testid="pay-online"
+                >
+                  <CreditCard className="h-5 w-5" aria-hidden="true" />
+                  Pay online
+                </a>
+              )}
             </div>
           )}
           <div className="flex flex-col gap-4">
