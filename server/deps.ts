@@ -12,6 +12,7 @@ import type { FeedBus, FeedBusMessage } from './realtime/feed-bus.js';
 import type { FollowUpBus, FollowUpNotification } from './realtime/follow-up-bus.js';
 import type { LiveChannel } from './realtime/live-channel.js';
 import type { MessageNote, MessagesBus } from './messages/events.js';
+import type { InvoiceNote, InvoicesBus } from './payments/events.js';
 import type { FileStorage } from './storage/index.js';
 
 /**
@@ -41,6 +42,10 @@ export interface AppDeps {
   messagesBus: MessagesBus;
   /** The conversations' channel (messages.events, admin.messages.inboxEvents), fed by messagesBus. */
   messagesLive: LiveChannel<MessageNote>;
+  /** Invoice changes (the `invoices` NOTIFY, ids only), on every instance. */
+  invoicesBus: InvoicesBus;
+  /** The invoices' channel (invoice.events: the client's payments page and badge, the console's Payments), fed by invoicesBus. */
+  invoicesLive: LiveChannel<InvoiceNote>;
   /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
   jobs: JobQueue;
   /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */

@@ -98,6 +98,17 @@ const envSchema = z
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    RAZORPAY_KEY_ID: z
+      .string()
+      .regex(/^rzp_(test|live)_\w+$/, 'must be a Razorpay key id such as rzp_live_AbCd1234')
+      .optional(),
+    RAZORPAY_KEY_SECRET: z.string().min(8, 'must be the key secret from the Razorpay dashboard').optional(),
+    RAZORPAY_WEBHOOK_SECRET: z.string().min(8, 'must be at least 8 characters (the secret set on the webhook in Razorpay)').optional(),
+    RAZORPAY_API_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http:// or https:// URL such as https://api.razorpay.com/v1')
+      .transform((v) => v.replace(/\/+$/, ''))
+      .default('https://api.razorpay.com/v1'),
     WS_UNAUTHENTICATED_CLOSE_MS: z.coerce
       .number({ error: 'must be a number of milliseconds' })
       .int('must be a whole number of milliseconds')
@@ -122,6 +133,13 @@ const envSchema = z
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
       const missing = env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
       ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other S3 key (set both or neither)' });
+    }
+    // Online payments need all three: links are made with the keys, and only a signed webhook marks them paid.
+    const razorpay = ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const;
+    if (razorpay.some((k) => env[k])) {
+      for (const k of razorpay.filter((k) => !env[k])) {
+        ctx.addIssue({ code: 'custom', path: [k], message: 'is required with the other RAZORPAY_ settings (set all three or none)' });
+      }
     }
   });
 
@@ -176,7 +194,11 @@ export interface Config {
   storage: StorageConfig;
   /** Bytes one person may upload in 24 hours (attachments), whatever the files' count. */
   uploadDailyBytes: number;
+  /** Set: invoices carry a Razorpay payment link and POST /api/webhooks/razorpay marks them paid. Unset: UPI claims only. */
+  razorpay: RazorpayConfig | undefined;
 }
+
+export type RazorpayConfig = { keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
 
 export type StorageConfig =
   | { driver: 'local'; dir: string }
@@ -282,5 +304,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         }
       : { driver: 'local', dir: path.join(env.DATA_DIR, 'files') },
     uploadDailyBytes: env.UPLOAD_DAILY_MB * 1024 * 1024,
+    razorpay:
+      env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET && env.RAZORPAY_WEBHOOK_SECRET
+        ? {
+            keyId: env.RAZORPAY_KEY_ID,
+            keySecret: env.RAZORPAY_KEY_SECRET,
+            webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
+            apiUrl: env.RAZORPAY_API_URL,
+          }
+        : undefined,
   };
 }

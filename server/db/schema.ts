@@ -457,12 +457,20 @@ export interface PaymentClaimsTable {
   created_at: CreatedAt;
 }
 
+export type GatewayOutcome = 'paid' | 'already_settled' | 'ignored';
+
 export interface GatewayEventsTable {
   event_id: string;
   provider: string;
   kind: string;
   invoice_id: number | null;
   received_at: CreatedAt;
+  /** The gateway's payment (pay_…) the event named, if any. */
+  payment_id: string | null;
+  /** 'paid': this event paid its invoice (one per payment); 'already_settled': paid or void before; 'ignored': nothing to do. */
+  outcome: ColumnType<GatewayOutcome, GatewayOutcome | undefined, GatewayOutcome>;
+  /** Why it was ignored, for whoever reads the table (never personal data). */
+  detail: string | null;
 }
 
 export interface Database {

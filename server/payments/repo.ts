@@ -188,8 +188,8 @@ export async function notifyInvoiceChanged(trx: Db, invoiceId: number, clientId:
   await sql`select pg_notify(${INVOICES_CHANNEL}, ${JSON.stringify({ invoiceId, clientId })})`.execute(trx);
 }
 
-/** A gateway event seen for the first time: true; already handled: false. */
-export async function recordGatewayEvent(trx: Db, row: { event_id: string; provider: string; kind: string; invoice_id: number | null }) {
+/** A gateway event seen for the first time: true (kept, to be settled in this transaction); already handled: false. */
+export async function recordGatewayEvent(trx: Db, row: { event_id: string; provider: string; kind: string }) {
   const inserted = await trx
     .insertInto('gateway_events')
     .values(row)
@@ -199,12 +199,33 @@ export async function recordGatewayEvent(trx: Db, row: { event_id: string; provi
   return inserted !== undefined;
 }
 
+/** What came of a gateway event: the invoice and payment it named, and whether it paid the invoice. */
+export function settleGatewayEvent(
+  trx: Db,
+  eventId: string,
+  outcome: { invoice_id: number | null; payment_id: string | null; outcome: 'paid' | 'already_settled' | 'ignored'; detail: string | null },
+) {
+  return trx.updateTable('gateway_events').set(outcome).where('event_id', '=', eventId).execute();
+}
+
+/** The invoice a gateway payment is for, locked: by its payment link, else by its number. */
 export function findInvoiceForGateway(db: Db, ref: { linkId?: string; number?: string }) {
   let q = db.selectFrom('invoices').selectAll();
   if (ref.linkId) q = q.where('razorpay_link_id', '=', ref.linkId);
   else if (ref.number) q = q.where('number', '=', ref.number);
   else return Promise.resolve(undefined);
   return q.forUpdate().executeTakeFirst();
+}
+
+/** Keeps the gateway's payment link of an invoice (the first one only: a link, once made, is the invoice's). */
+export async function setPaymentLink(db: Db, id: number, link: { linkId: string; url: string }) {
+  const updated = await db
+    .updateTable('invoices')
+    .set({ razorpay_link_id: link.linkId, razorpay_link_url: link.url })
+    .where('id', '=', id)
+    .where('razorpay_link_id', 'is', null)
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
 }
 
 /** Who hears of an invoice's changes: its client, and the dietitian who issued it. */

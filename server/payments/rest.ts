@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, untrusted } from '../rest/route.js';
+import { handleRazorpayWebhook, webhookEvent, webhookHandled } from './webhook.js';
 import { claimForm, createInvoiceInput, invoice, invoicePage, listInvoicesInput, pdfLinks, reasonForm } from './schema.js';
 
 const idParams = z.object({ id: z.string().describe('The invoice id') });
@@ -120,5 +121,24 @@ export const invoiceRoutes = defineRoutes([
       message: 'Download links ready',
       data: await caller.invoice.pdfLinks(untrusted({ id: params.id })),
     }),
+  },
+  {
+    method: 'post',
+    path: '/webhooks/razorpay',
+    summary:
+      'Razorpay’s webhook (only when RAZORPAY_* are set): X-Razorpay-Signature must be the HMAC-SHA256 (hex) of the raw body with the webhook secret. payment_link.paid (or payment.captured naming the invoice in its notes) marks the invoice paid and starts its plan, once per event id (x-razorpay-event-id)',
+    tag: 'Payments',
+    auth: 'none',
+    request: { raw: true, body: webhookEvent },
+    response: webhookHandled,
+    errors: { 401: 'The signature is missing or does not match the body', 404: 'Online payments are not configured on this server' },
+    handle: async ({ ctx, c, rawBody }) => {
+      const { handled, message } = await handleRazorpayWebhook(ctx.deps, {
+        rawBody: rawBody ?? new Uint8Array(),
+        signature: c.req.header('x-razorpay-signature'),
+        eventId: c.req.header('x-razorpay-event-id'),
+      });
+      return { message, data: { handled } };
+    },
   },
 ]);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { ROLE } from '../auth/roles.js';
+import { liveSubscriber } from '../trpc/context.js';
 import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
+import { invoiceStream } from './events.js';
 import { invoicePdfLinks } from './documents.js';
 import {
   claimInput,
@@ -46,6 +49,11 @@ export const invoiceRouter = router({
     .input(voidInput)
     .output(changed)
     .mutation(({ ctx, input }) => service.voidInvoice(ctx.deps, ctx.user, input)),
+  /** A signal per change to an invoice the viewer may see (a client's own, every one for a dietitian): the page reloads. Not resumable. */
+  events: clientProcedure.input(z.void()).subscription(async function* ({ ctx, signal }) {
+    const viewer = { userId: ctx.user.id, seesAll: ctx.user.role === ROLE.admin };
+    yield* ctx.deps.invoicesLive.open(invoiceStream, { viewer, ...liveSubscriber(ctx, signal) });
+  }),
   pdfLinks: clientProcedure
     .input(invoiceIdInput)
     .output(pdfLinks)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAN_IDS, PLAN_TYPES } from '../catalogue/plans.js';
+import { findPlan, PLAN_IDS, PLAN_TYPES, type PlanId } from '../catalogue/plans.js';
 import { idempotencyKey, idField, optionalText, requiredText } from '../validation.js';
 import { MAX_INVOICE_PAISE, MAX_TAX_RATE_BP } from './money.js';
 import { GST_STATE_CODES } from './states.js';
@@ -122,6 +122,50 @@ export const createInvoiceInput = z
   .refine((v) => v.plan || v.lines.length > 0, { message: 'Add a plan or at least one line', path: ['lines'] });
 export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
 
+/**
+ * Rupees as the console's form takes them ('1,499', '₹1499.50', blank for
+ * none): paise, under the same rule as the API's amounts.
+ */
+const formRupees = (label: string) =>
+  z
+    .string({ error: `${label} must be an amount in rupees` })
+    .trim()
+    .refine((v) => v === '' || /^₹?\s*\d[\d,]*(\.\d{1,2})?$/.test(v), `${label} must be an amount in rupees, like 1,499 or 1499.50`)
+    .transform((v) => (v === '' ? 0 : Math.round(Number(v.replace(/[₹,\s]/g, '')) * 100)))
+    .pipe(paise(label));
+
+/**
+ * The console's "Issue an invoice" form: a client, a catalogue plan and/or
+ * one custom line in rupees, a discount, the client's state. Its output is
+ * createInvoiceInput without the request key; the server works out the rest.
+ */
+export const issueInvoiceForm = z
+  .object({
+    clientId: z.string({ error: 'Choose the client' }).regex(/^\d+$/, 'Choose the client').transform(Number),
+    planType: z.enum(PLAN_TYPES, { error: `Plan type must be one of ${PLAN_TYPES.join(', ')}` }),
+    /** Blank: no plan. */
+    planId: z.string(),
+    lineDescription: z.string().trim().max(120, 'A line description can be at most 120 characters'),
+    linePrice: formRupees('Line price'),
+    discount: formRupees('Discount'),
+    /** Blank: not known (asked when the clinic is registered for GST). */
+    clientStateCode: z.union([z.literal(''), stateCode('Client’s state')]),
+  })
+  .superRefine((v, ctx) => {
+    if (v.planId && !findPlan(v.planType, v.planId))
+      ctx.addIssue({ code: 'custom', path: ['planId'], message: 'Choose a plan from the list' });
+    if (!v.planId && !v.lineDescription)
+      ctx.addIssue({ code: 'custom', path: ['lineDescription'], message: 'Add a plan or a custom line' });
+    if (v.lineDescription && v.linePrice === 0) ctx.addIssue({ code: 'custom', path: ['linePrice'], message: 'Give the line a price' });
+  })
+  .transform((v) => ({
+    clientId: v.clientId,
+    plan: v.planId ? { planType: v.planType, planId: v.planId as PlanId } : null,
+    lines: v.lineDescription ? [{ description: v.lineDescription, quantity: 1, unitPaise: v.linePrice }] : [],
+    discountPaise: v.discount,
+    clientStateCode: v.clientStateCode || null,
+  }));
+
 /** A number from JSON or a query string. */
 const queryInt = (label: string, min: number, max: number) =>
   z.preprocess(
@@ -202,6 +246,13 @@ export const invoice = z.object({
   repeated: z.boolean().optional(),
 });
 export type Invoice = z.infer<typeof invoice>;
+
+/**
+ * invoice.events: 'ready', then a signal per change to an invoice the viewer
+ * may see (a client's own; every one for a dietitian), ids only: the page
+ * reloads. Not resumable: a reconnecting page reloads on 'ready'.
+ */
+export type InvoiceEvent = { kind: 'ready' } | { kind: 'changed'; invoiceId: number };
 
 export const invoicePage = z.object({
   items: z.array(invoice),

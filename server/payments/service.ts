@@ -13,6 +13,7 @@ import { assignSubscription } from '../subscription/service.js';
 import { findClientAccount } from '../users/repo.js';
 import { computeInvoice, type LineInput, MAX_INVOICE_PAISE, type TaxMode } from './money.js';
 import { type NotifyDeps, notifyPaymentEvent, type PaymentEvent } from './notify.js';
+import { attachPaymentLink } from './payment-link.js';
 import * as repo from './repo.js';
 import {
   type BillingSettings,
@@ -271,7 +272,10 @@ export async function issueInvoice(deps: PaymentDeps, actor: SessionUser, input:
     }
     return { invoiceId: once.row.id, created: once.created };
   });
-  if (created) await notifyPaymentEvent(deps, { kind: 'issued', invoiceId });
+  if (created) {
+    await attachPaymentLink(deps, invoiceId);
+    await notifyPaymentEvent(deps, { kind: 'issued', invoiceId });
+  }
   return { ...(await loadInvoice(deps.db, invoiceId, today)), repeated: !created };
 }
 

@@ -12,8 +12,9 @@ export function mountRestRoutes(app: Hono, deps: AppDeps, routes: RestRoute[]) {
   for (const route of routes) {
     app.on(route.method.toUpperCase(), route.path, async (c) => {
       try {
-        // A multipart upload reads its own body (server/attachments/rest.ts).
-        const body = route.method === 'get' || route.request?.files ? undefined : await readJsonBody(c);
+        // A multipart upload reads its own body (server/attachments/rest.ts); a signed webhook gets its exact bytes.
+        const rawBody = route.request?.raw ? new Uint8Array(await c.req.arrayBuffer()) : undefined;
+        const body = route.method === 'get' || route.request?.files || rawBody ? undefined : await readJsonBody(c);
         const ctx = await createContextFromToken(deps, bearerToken(c.req.header('authorization')), httpRequestMeta(c, deps));
         const result = await route.handle({
           caller: createCaller(ctx),
@@ -21,6 +22,7 @@ export function mountRestRoutes(app: Hono, deps: AppDeps, routes: RestRoute[]) {
           query: c.req.query(),
           params: c.req.param() as Record<string, string>,
           c,
+          rawBody,
           ctx,
         });
         if (result.response) return result.response;

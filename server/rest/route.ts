@@ -22,7 +22,9 @@ export type RestInput = {
   query: Record<string, string>;
   params: Record<string, string>;
   c: HonoContext;
-  /** The request's context (deps and the signed-in user): for the few routes that serve files, which no procedure can. */
+  /** The body's exact bytes, unparsed: only for a route declared with `request.raw` (then `body` is {}). */
+  rawBody: Uint8Array | undefined;
+  /** The request's context (deps and the signed-in user): for the few routes no procedure can serve (files, signed webhooks). */
   ctx: Context;
 };
 
@@ -52,6 +54,12 @@ export type RestRoute = {
      * itself instead of as JSON (the uploads: binary files do not travel as JSON).
      */
     files?: Record<string, string>;
+    /**
+     * The body is handed to the route as its exact bytes (`rawBody`), not parsed: a signed webhook, whose
+     * signature covers those bytes and must be checked before anything reads them. `body` still describes
+     * its JSON for OpenAPI.
+     */
+    raw?: true;
   };
   /** The success answer is a file of one of these types (not the envelope); errors are still envelopes. */
   download?: { contentTypes: readonly string[] };

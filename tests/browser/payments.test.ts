@@ -32,12 +32,6 @@ async function decodeQr(page: Page): Promise<string | null> {
   return jsQR(Uint8ClampedArray.from(pixels.rgba), pixels.width, pixels.height)?.data ?? null;
 }
 
-/** The client comes back to the window (from the UPI app): the page refetches, the seam the live channel replaces. */
-async function regainFocus(page: Page) {
-  await page.bringToFront();
-  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-}
-
 describe('paying for a plan', () => {
   it('the dietitian issues an invoice; the client pays by UPI and claims it; once confirmed the plan is active', async () => {
     const admin = await server.user({ role: 'admin', firstName: 'Meera', lastName: 'Iyer' });
@@ -73,25 +67,32 @@ describe('paying for a plan', () => {
     await expect.poll(() => desk.getByTestId('invoice-row').count(), LIVE).toBe(1);
     const [invoice] = (await caller.invoice.list({})).items;
 
-    // The client sees it without a reload (on coming back to the window, until the live channel lands),
-    // with a QR code that reads back to the exact UPI link.
-    await regainFocus(phone.page);
+    // The client sees it live (invoice.events), without a reload or a focus, with a QR code that reads back to the exact UPI link.
     await expect.poll(() => phone.page.getByTestId('open-invoice').count(), LIVE).toBe(1);
     await expect.poll(() => phone.page.getByTestId('badge-payments').textContent(), LIVE).toContain('1');
     await expect.poll(() => decodeQr(phone.page), LIVE).toBe(invoice!.upiLink);
     expect(await phone.page.getByTestId('upi-button').getAttribute('href')).toBe(invoice!.upiLink);
     expect(await phone.page.getByTestId('invoice-total').textContent()).toBe('₹2,182.00');
     await screenshot(phone.page, 'dashboard-payments');
+    await phone.page.setViewportSize(DESKTOP);
+    await screenshot(phone.page, 'dashboard-payments');
+    await phone.page.setViewportSize(PHONE);
 
     await phone.page.getByLabel('UTR / UPI reference (12 digits)').fill('4123 4567 8901');
     await phone.page.getByRole('button', { name: 'I have paid' }).click();
     await expectToast(phone.page, 'Thank you! Your dietitian will confirm the payment soon.');
     await expect.poll(() => phone.page.getByTestId('claim-pending').textContent(), LIVE).toContain('412345678901');
 
-    await desk.reload();
+    // The claim reaches the console live too.
+    await expect.poll(() => desk.getByRole('button', { name: 'Confirm' }).count(), LIVE).toBe(1);
     await desk.getByRole('button', { name: 'Confirm' }).click();
     await expectToast(desk, /is paid and the plan is active/);
     await screenshot(desk, 'admin-payments');
+    await desk.setViewportSize(PHONE);
+    await screenshot(desk, 'admin-payments');
+    // The client's page follows the confirmation live: the invoice moves to the past ones, with its receipt.
+    await expect.poll(() => phone.page.getByTestId('past-invoice').count(), LIVE).toBe(1);
+    await screenshot(phone.page, 'dashboard-payments-paid');
 
     await phone.page.goto('/dashboard/active-subscription');
     await expect.poll(() => phone.page.getByTestId('subscription-card').textContent(), LIVE).toContain('₹2,182');

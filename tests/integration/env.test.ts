@@ -63,6 +63,7 @@ describe('configuration defaults', () => {
       shutdownDrainDelayMs: 0,
       storage: { driver: 'local', dir: path.join('./.data', 'files') },
       uploadDailyBytes: 100 * 1024 * 1024,
+      razorpay: undefined,
     });
     expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
   });
@@ -112,6 +113,10 @@ describe('configuration defaults', () => {
       S3_REGION: 'ap-south-1',
       S3_ACCESS_KEY_ID: 'poshan',
       S3_SECRET_ACCESS_KEY: 'secret-key',
+      RAZORPAY_KEY_ID: 'rzp_live_AbCd1234',
+      RAZORPAY_KEY_SECRET: 'key-secret-123',
+      RAZORPAY_WEBHOOK_SECRET: 'hook-secret-123',
+      RAZORPAY_API_URL: 'http://razorpay.internal:8080/v1/',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -152,7 +157,20 @@ describe('configuration defaults', () => {
         credentials: { accessKeyId: 'poshan', secretAccessKey: 'secret-key' },
       },
       uploadDailyBytes: 50 * 1024 * 1024,
+      razorpay: {
+        keyId: 'rzp_live_AbCd1234',
+        keySecret: 'key-secret-123',
+        webhookSecret: 'hook-secret-123',
+        apiUrl: 'http://razorpay.internal:8080/v1',
+      },
     });
+  });
+
+  it('turns online payments on only with all three Razorpay settings, against api.razorpay.com unless RAZORPAY_API_URL says otherwise', () => {
+    expect(
+      loadConfig({ RAZORPAY_KEY_ID: 'rzp_test_1', RAZORPAY_KEY_SECRET: 'secret-123', RAZORPAY_WEBHOOK_SECRET: 'hook-secret' }).razorpay,
+    ).toEqual({ keyId: 'rzp_test_1', keySecret: 'secret-123', webhookSecret: 'hook-secret', apiUrl: 'https://api.razorpay.com/v1' });
+    expect(loadConfig({ RAZORPAY_API_URL: 'http://127.0.0.1:9/v1' }).razorpay).toBeUndefined();
   });
 
   it('keeps files in DATA_DIR/files unless S3_BUCKET names a bucket (the other S3 settings alone change nothing)', () => {
@@ -188,6 +206,13 @@ describe('a bad value names the variable', () => {
     [{ S3_BUCKET: 'ab' }, 'S3_BUCKET: must be a bucket name'],
     [{ S3_ENDPOINT: 'minio:9000', S3_BUCKET: 'files' }, 'S3_ENDPOINT: must be an http:// or https:// URL'],
     [{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'poshan' }, 'S3_SECRET_ACCESS_KEY: is required with the other S3 key'],
+    [{ RAZORPAY_KEY_ID: 'key' }, 'RAZORPAY_KEY_ID: must be a Razorpay key id'],
+    [
+      { RAZORPAY_KEY_ID: 'rzp_test_1', RAZORPAY_KEY_SECRET: 'secret-123' },
+      'RAZORPAY_WEBHOOK_SECRET: is required with the other RAZORPAY_ settings',
+    ],
+    [{ RAZORPAY_WEBHOOK_SECRET: 'hook-secret' }, 'RAZORPAY_KEY_ID: is required with the other RAZORPAY_ settings'],
+    [{ RAZORPAY_API_URL: 'api.razorpay.com' }, 'RAZORPAY_API_URL: must be an http:// or https:// URL'],
   ])('%j → "%s"', (env, message) => {
     expect(configError(env)).toContain(message);
   });

@@ -232,7 +232,7 @@ const expectedColumns = {
     'updated_at',
   ],
   payment_claims: ['id', 'invoice_id', 'utr', 'claimed_by', 'state', 'reason', 'decided_by', 'decided_at', 'created_at'],
-  gateway_events: ['event_id', 'provider', 'kind', 'invoice_id', 'received_at'],
+  gateway_events: ['event_id', 'provider', 'kind', 'invoice_id', 'received_at', 'payment_id', 'outcome', 'detail'],
 } as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
 
 /** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */

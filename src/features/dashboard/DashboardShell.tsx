@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
 import type { ConversationEvent } from '../../../server/messages/schema';
@@ -7,6 +7,7 @@ import { useTRPC } from '../../lib/trpc';
 import { useLiveSubscription } from '../../lib/use-live-subscription';
 import { useSessionInfo } from '../../lib/use-session';
 import { useSignOut } from '../../lib/use-sign-out';
+import { useLiveInvoices } from '../payments/use-live-invoices';
 import { DASHBOARD_LINKS, isCurrent } from './nav';
 
 /** The dashboard's frame, with the signed-in client's full name. */
@@ -28,15 +29,9 @@ export function DashboardShell({ children }: { children: ReactNode }) {
       if (event.kind === 'message') void queryClient.invalidateQueries({ queryKey: trpc.messages.unread.queryKey() });
     },
   });
-  // Open invoices for the drawer's badge; refetched when the window regains focus.
-  const open = useQuery({ ...trpc.invoice.list.queryOptions({ status: 'open', pageSize: 25 }), refetchOnWindowFocus: true });
-  const openCount = open.data?.total ?? 0;
-  const { refetch } = open;
-  useEffect(() => {
-    const onFocus = () => void refetch();
-    window.addEventListener('focus', onFocus);
-    return () => window.removeEventListener('focus', onFocus);
-  }, [refetch]);
+  // Open invoices for the drawer's badge, and the payments page, follow the client's invoices live.
+  const openCount = useQuery(trpc.invoice.list.queryOptions({ status: 'open', pageSize: 25 })).data?.total ?? 0;
+  useLiveInvoices();
   return (
     <AppShell
       area="dashboard"

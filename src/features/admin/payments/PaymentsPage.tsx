@@ -1,8 +1,21 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, IndianRupee, Plus, Settings } from 'lucide-react';
 import { useState } from 'react';
-import { PLAN_TYPE_LABELS, PLAN_TYPES, plansOfType } from '../../../../server/catalogue/plans';
-import { DEFAULT_SAC, financialYearOf, GST_STATES } from '../../../../server/payments/schema';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { PLAN_TYPE_LABELS, PLAN_TYPES, type PlanType, plansOfType } from '../../../../server/catalogue/plans';
+import {
+  type BillingSettings,
+  type BillingSettingsInput,
+  billingSettingsInput,
+  DEFAULT_SAC,
+  financialYearOf,
+  GST_STATES,
+  issueInvoiceForm,
+  reasonForm,
+  TAX_RATES_BP,
+} from '../../../../server/payments/schema';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/Field';
@@ -10,8 +23,10 @@ import { Modal } from '../../../components/ui/Modal';
 import { formatDay, localToday } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { newRequestKey } from '../../../lib/request-key';
+import { applyServerErrors } from '../../../lib/server-errors';
 import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
+import { useLiveInvoices } from '../../payments/use-live-invoices';
 import { formatPaise, type InvoiceView, STATUS_LABEL, statusOf, statusTone } from '../../payments/format';
 import { EmptyState, LoadError, Loading, Page, Pager, Segmented, Table, td, th } from '../ui';
 
@@ -33,12 +48,13 @@ export function PaymentsPage() {
   const [page, setPage] = useState(0);
   const [issuing, setIssuing] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const summary = useQuery({ ...trpc.admin.payments.summary.queryOptions(), refetchOnWindowFocus: true });
+  const summary = useQuery(trpc.admin.payments.summary.queryOptions());
   const list = useQuery({
     ...trpc.invoice.list.queryOptions({ status: filter, page, pageSize: PAGE_SIZE }),
     placeholderData: keepPreviousData,
-    refetchOnWindowFocus: true,
   });
+  // A claim, a payment online, a change by another dietitian: the list and the figures follow live.
+  useLiveInvoices([trpc.admin.payments.summary.queryKey()]);
   return (
     <Page
       title="Payments"
@@ -192,35 +208,54 @@ function ReasonDialog({ invoice, action, onClose }: { invoice: InvoiceView; acti
   const refresh = useRefreshPayments();
   const reject = useMutation(trpc.invoice.reject.mutationOptions());
   const voidIt = useMutation(trpc.invoice.void.mutationOptions());
-  const [reason, setReason] = useState('');
-  const submit = async () => {
+  const form = useForm<z.input<typeof reasonForm>, unknown, z.output<typeof reasonForm>>({
+    resolver: zodResolver(reasonForm),
+    defaultValues: { reason: '' },
+  });
+  const onSubmit = form.handleSubmit(async ({ reason }) => {
     try {
       const res = await (action === 'reject' ? reject : voidIt).mutateAsync({ id: invoice.id, reason });
       toast.success(res.message);
       await refresh();
       onClose();
     } catch (error) {
-      toastError(error);
+      if (!applyServerErrors(form, error, ['reason'])) toastError(error);
     }
-  };
+  });
   return (
     <Modal
       open
       onOpenChange={(o) => !o && onClose()}
       title={action === 'reject' ? `Reject the payment for ${invoice.number}` : `Void ${invoice.number}`}
       footer={
-        <Button onClick={() => void submit()} disabled={reject.isPending || voidIt.isPending}>
+        <Button type="submit" form="invoice-reason" disabled={form.formState.isSubmitting}>
           {action === 'reject' ? 'Reject payment' : 'Void invoice'}
         </Button>
       }
     >
-      <TextAreaField
-        label={action === 'reject' ? 'Reason (the client reads it)' : 'Reason'}
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        rows={3}
-      />
+      <form id="invoice-reason" method="post" onSubmit={onSubmit} noValidate>
+        <TextAreaField
+          label={action === 'reject' ? 'Reason (the client reads it)' : 'Reason'}
+          rows={3}
+          error={form.formState.errors.reason?.message}
+          {...form.register('reason')}
+        />
+      </form>
     </Modal>
+  );
+}
+
+/** The GST states, as a select's options. */
+function StateOptions({ blank }: { blank?: string }) {
+  return (
+    <>
+      {blank !== undefined && <option value="">{blank}</option>}
+      {GST_STATES.map(([code, name]) => (
+        <option key={code} value={code}>
+          {name}
+        </option>
+      ))}
+    </>
   );
 }
 
@@ -230,46 +265,39 @@ function IssueInvoiceDialog({ onClose }: { onClose: () => void }) {
   const clients = useQuery(trpc.admin.clients.list.queryOptions({ status: 'active', page: 0, pageSize: 100 }));
   const settings = useQuery(trpc.admin.payments.settings.queryOptions());
   const create = useMutation(trpc.invoice.create.mutationOptions());
-  const [clientId, setClientId] = useState('');
-  const [planType, setPlanType] = useState<(typeof PLAN_TYPES)[number]>('WL');
-  const [planId, setPlanId] = useState('');
-  const [custom, setCustom] = useState({ description: '', rupees: '' });
-  const [discount, setDiscount] = useState('');
-  const [stateCode, setStateCode] = useState('');
   const [key] = useState(newRequestKey);
+  const form = useForm<z.input<typeof issueInvoiceForm>, unknown, z.output<typeof issueInvoiceForm>>({
+    resolver: zodResolver(issueInvoiceForm),
+    defaultValues: { clientId: '', planType: 'WL', planId: '', lineDescription: '', linePrice: '', discount: '', clientStateCode: '' },
+  });
+  const { errors } = form.formState;
+  const planType = form.watch('planType') as PlanType;
   const registered = Boolean(settings.data?.gstin);
-  const toPaise = (text: string) => Math.round(Number(text.replace(/[₹,\s]/g, '') || '0') * 100);
-  const submit = async () => {
+  const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const made = await create.mutateAsync({
-        clientId: Number(clientId),
-        plan: planId ? { planType, planId: planId as never } : null,
-        lines: custom.description ? [{ description: custom.description, quantity: 1, unitPaise: toPaise(custom.rupees) }] : [],
-        discountPaise: toPaise(discount),
-        clientStateCode: (stateCode || null) as never,
-        clientRequestId: key,
-      });
+      const made = await create.mutateAsync({ ...values, clientRequestId: key });
       toast.success(`Invoice ${made.number} issued for ${formatPaise(made.totalPaise)}.`);
       await refresh();
       onClose();
     } catch (error) {
-      toastError(error);
+      if (!applyServerErrors(form, error, ['clientId', 'clientStateCode'])) toastError(error);
     }
-  };
+  });
   return (
     <Modal
       open
       onOpenChange={(o) => !o && onClose()}
       title="Issue an invoice"
+      wide
       footer={
-        <Button onClick={() => void submit()} disabled={create.isPending}>
+        <Button type="submit" form="issue-invoice" disabled={form.formState.isSubmitting}>
           Issue invoice
         </Button>
       }
     >
-      <div className="flex flex-col gap-4">
+      <form id="issue-invoice" method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {settings.data === null && <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">Set the billing details first.</p>}
-        <SelectField label="Client" value={clientId} onChange={(e) => setClientId(e.target.value)}>
+        <SelectField label="Client" error={errors.clientId?.message} {...form.register('clientId')}>
           <option value="">Choose a client</option>
           {(clients.data?.items ?? []).map((c) => (
             <option key={c.id} value={c.id}>
@@ -280,11 +308,8 @@ function IssueInvoiceDialog({ onClose }: { onClose: () => void }) {
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField
             label="Plan type"
-            value={planType}
-            onChange={(e) => {
-              setPlanType(e.target.value as never);
-              setPlanId('');
-            }}
+            error={errors.planType?.message}
+            {...form.register('planType', { onChange: () => form.setValue('planId', '') })}
           >
             {PLAN_TYPES.map((t) => (
               <option key={t} value={t}>
@@ -292,7 +317,7 @@ function IssueInvoiceDialog({ onClose }: { onClose: () => void }) {
               </option>
             ))}
           </SelectField>
-          <SelectField label="Plan (starts on payment)" value={planId} onChange={(e) => setPlanId(e.target.value)}>
+          <SelectField label="Plan (starts on payment)" error={errors.planId?.message} {...form.register('planId')}>
             <option value="">No plan</option>
             {plansOfType(planType).map((p) => (
               <option key={p.id} value={p.id}>
@@ -302,103 +327,105 @@ function IssueInvoiceDialog({ onClose }: { onClose: () => void }) {
           </SelectField>
         </div>
         <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-          <TextField
-            label="Custom line (optional)"
-            value={custom.description}
-            onChange={(e) => setCustom({ ...custom, description: e.target.value })}
-          />
-          <TextField
-            label="Its price (₹)"
-            inputMode="decimal"
-            value={custom.rupees}
-            onChange={(e) => setCustom({ ...custom, rupees: e.target.value })}
-          />
+          <TextField label="Custom line (optional)" error={errors.lineDescription?.message} {...form.register('lineDescription')} />
+          <TextField label="Its price (₹)" inputMode="decimal" error={errors.linePrice?.message} {...form.register('linePrice')} />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Discount (₹, optional)" inputMode="decimal" value={discount} onChange={(e) => setDiscount(e.target.value)} />
+          <TextField label="Discount (₹, optional)" inputMode="decimal" error={errors.discount?.message} {...form.register('discount')} />
           <SelectField
             label={registered ? 'Client’s state (place of supply)' : 'Client’s state (optional)'}
-            value={stateCode}
-            onChange={(e) => setStateCode(e.target.value)}
+            error={errors.clientStateCode?.message}
+            {...form.register('clientStateCode')}
           >
-            <option value="">Choose a state</option>
-            {GST_STATES.map(([code, name]) => (
-              <option key={code} value={code}>
-                {name}
-              </option>
-            ))}
+            <StateOptions blank="Choose a state" />
           </SelectField>
         </div>
         <p className="text-sm text-slate-600">Totals and GST are worked out by the server from the catalogue and the billing details.</p>
-      </div>
+      </form>
     </Modal>
   );
 }
 
+const SETTINGS_FIELDS = [
+  'legalName',
+  'address',
+  'stateCode',
+  'gstin',
+  'sacCode',
+  'taxRateBp',
+  'upiVpa',
+  'payeeName',
+  'invoicePrefix',
+] as const satisfies readonly (keyof BillingSettingsInput)[];
+
 function BillingSettingsDialog({ onClose }: { onClose: () => void }) {
   const trpc = useTRPC();
   const current = useQuery(trpc.admin.payments.settings.queryOptions());
+  return current.isPending ? null : <BillingSettingsForm current={current.data ?? null} onClose={onClose} />;
+}
+
+function BillingSettingsForm({ current: d, onClose }: { current: BillingSettings | null; onClose: () => void }) {
+  const trpc = useTRPC();
   const save = useMutation(trpc.admin.payments.saveSettings.mutationOptions());
   const queryClient = useQueryClient();
-  if (current.isPending) return null;
-  const d = current.data;
-  const submit = async (form: FormData) => {
-    const text = (k: string) => String(form.get(k) ?? '');
+  const form = useForm<BillingSettingsInput, unknown, z.output<typeof billingSettingsInput>>({
+    resolver: zodResolver(billingSettingsInput),
+    defaultValues: {
+      legalName: d?.legalName ?? '',
+      address: d?.address ?? '',
+      stateCode: (d?.stateCode ?? '27') as BillingSettingsInput['stateCode'],
+      gstin: d?.gstin ?? '',
+      sacCode: d?.sacCode ?? DEFAULT_SAC,
+      taxRateBp: d?.taxRateBp ?? 1800,
+      upiVpa: d?.upiVpa ?? '',
+      payeeName: d?.payeeName ?? '',
+      invoicePrefix: d?.invoicePrefix ?? 'PSN',
+    },
+  });
+  const { errors } = form.formState;
+  // A rate saved through the API that the list does not have stays choosable.
+  const rates = [...new Set<number>([...TAX_RATES_BP, d?.taxRateBp ?? 1800])].sort((a, b) => a - b);
+  const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const res = await save.mutateAsync({
-        legalName: text('legalName'),
-        address: text('address'),
-        stateCode: text('stateCode') as never,
-        gstin: text('gstin'),
-        sacCode: text('sacCode'),
-        taxRateBp: Math.round(Number(text('taxRate')) * 100),
-        upiVpa: text('upiVpa'),
-        payeeName: text('payeeName'),
-        invoicePrefix: text('invoicePrefix'),
-      });
+      const res = await save.mutateAsync(values);
       toast.success(res.message);
       await queryClient.invalidateQueries({ queryKey: trpc.admin.payments.settings.queryKey() });
       onClose();
     } catch (error) {
-      toastError(error);
+      if (!applyServerErrors(form, error, SETTINGS_FIELDS)) toastError(error);
     }
-  };
+  });
   return (
     <Modal
       open
       onOpenChange={(o) => !o && onClose()}
       title="Billing details"
+      wide
       footer={
-        <Button type="submit" form="billing-settings" disabled={save.isPending}>
+        <Button type="submit" form="billing-settings" disabled={form.formState.isSubmitting}>
           Save
         </Button>
       }
     >
-      <form
-        id="billing-settings"
-        method="post"
-        className="flex flex-col gap-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit(new FormData(e.currentTarget));
-        }}
-      >
-        <TextField label="Legal name" name="legalName" defaultValue={d?.legalName ?? ''} />
-        <TextAreaField label="Address" name="address" rows={2} defaultValue={d?.address ?? ''} />
+      <form id="billing-settings" method="post" className="flex flex-col gap-4" onSubmit={onSubmit} noValidate>
+        <TextField label="Legal name" error={errors.legalName?.message} {...form.register('legalName')} />
+        <TextAreaField label="Address" rows={2} error={errors.address?.message} {...form.register('address')} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField label="State" name="stateCode" defaultValue={d?.stateCode ?? '27'}>
-            {GST_STATES.map(([code, name]) => (
-              <option key={code} value={code}>
-                {name}
+          <SelectField label="State" error={errors.stateCode?.message} {...form.register('stateCode')}>
+            <StateOptions />
+          </SelectField>
+          <TextField label="GSTIN (blank if not registered)" error={errors.gstin?.message} {...form.register('gstin')} />
+          <TextField label="SAC" inputMode="numeric" error={errors.sacCode?.message} {...form.register('sacCode')} />
+          <SelectField label="GST rate" error={errors.taxRateBp?.message} {...form.register('taxRateBp', { setValueAs: Number })}>
+            {rates.map((bp) => (
+              <option key={bp} value={bp}>
+                {bp / 100}%
               </option>
             ))}
           </SelectField>
-          <TextField label="GSTIN (blank if not registered)" name="gstin" defaultValue={d?.gstin ?? ''} />
-          <TextField label="SAC" name="sacCode" defaultValue={d?.sacCode ?? DEFAULT_SAC} />
-          <TextField label="GST rate (%)" name="taxRate" inputMode="decimal" defaultValue={String((d?.taxRateBp ?? 1800) / 100)} />
-          <TextField label="UPI id (VPA)" name="upiVpa" defaultValue={d?.upiVpa ?? ''} />
-          <TextField label="Payee name" name="payeeName" defaultValue={d?.payeeName ?? ''} />
-          <TextField label="Invoice prefix" name="invoicePrefix" defaultValue={d?.invoicePrefix ?? 'PSN'} />
+          <TextField label="UPI id (VPA)" error={errors.upiVpa?.message} {...form.register('upiVpa')} />
+          <TextField label="Payee name" error={errors.payeeName?.message} {...form.register('payeeName')} />
+          <TextField label="Invoice prefix" error={errors.invoicePrefix?.message} {...form.register('invoicePrefix')} />
         </div>
         <p className="text-sm text-slate-600">Confirm the SAC and the rate with your accountant.</p>
       </form>

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Download, IndianRupee, Smartphone } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { CheckCircle2, CreditCard, Download, IndianRupee, Smartphone } from 'lucide-react';
+import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { claimForm } from '../../../../server/payments/schema';
 import { Button, buttonClasses } from '../../../components/ui/Button';
@@ -19,19 +19,12 @@ import { UpiQr } from '../../payments/UpiQr';
 /**
  * The client's invoices: the open ones with a UPI QR code, a "Pay with a UPI
  * app" button on phones and the UTR form; then the history with receipts.
- * Refetched whenever the window regains focus (the live channel plugs in later).
+ * Live: the dashboard's frame follows the client's invoices (use-live-invoices.ts).
  */
 export function PaymentsPage() {
   const trpc = useTRPC();
-  const list = useQuery({ ...trpc.invoice.list.queryOptions({ pageSize: 50 }), staleTime: 0, refetchOnWindowFocus: true });
+  const list = useQuery({ ...trpc.invoice.list.queryOptions({ pageSize: 50 }), staleTime: 0 });
   const items = list.data?.items ?? [];
-  const { refetch } = list;
-  useEffect(() => {
-    // Back in this window (from the UPI app, or another tab): load what changed. The live channel replaces this later.
-    const onFocus = () => void refetch();
-    window.addEventListener('focus', onFocus);
-    return () => window.removeEventListener('focus', onFocus);
-  }, [refetch]);
   const open = items.filter((i) => i.status === 'issued' || i.status === 'claimed');
   const past = items.filter((i) => i.status === 'paid' || i.status === 'void');
 
@@ -132,6 +125,18 @@ function OpenInvoice({ invoice }: { invoice: InvoiceView }) {
                 <Smartphone className="h-5 w-5" aria-hidden="true" />
                 Pay with a UPI app
               </a>
+              {invoice.payOnlineUrl && (
+                <a
+                  href={invoice.payOnlineUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className={buttonClasses('secondary', 'md', 'w-full')}
+                  data-testid="pay-online"
+                >
+                  <CreditCard className="h-5 w-5" aria-hidden="true" />
+                  Pay online
+                </a>
+              )}
             </div>
           )}
           <div className="flex flex-col gap-4">
