@@ -16,9 +16,11 @@ export const pushEndpoint = z
   .string({ error: 'endpoint is required' })
   .min(1, 'endpoint is required')
   .max(1024, 'endpoint must be at most 1024 characters')
-  .regex(/^\S+$/, 'endpoint must be a URL');
+  // Push endpoints are plain ASCII URLs: no spaces, no control characters.
+  .regex(/^[\x21-\x7e]+$/, 'endpoint must be a URL');
 
-export const subscribeInput = z.strictObject({
+/** What PushSubscription.toJSON() gives; other keys it carries (expirationTime, unused: the push service says when a subscription is gone) are dropped. */
+export const subscribeInput = z.object({
   endpoint: pushEndpoint,
   keys: z.object(
     {
@@ -29,8 +31,6 @@ export const subscribeInput = z.strictObject({
     },
     { error: 'keys must be { p256dh, auth }' },
   ),
-  /** Browsers include it in toJSON(); not used (the push service says when a subscription is gone). */
-  expirationTime: z.number().nullable().optional(),
 });
 export type SubscribeInput = z.infer<typeof subscribeInput>;
 

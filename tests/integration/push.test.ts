@@ -97,7 +97,12 @@ function checkVapid(headers: http.IncomingHttpHeaders, publicKey: string, audien
     key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') },
     format: 'jwk',
   });
-  const signed = verify('sha256', Buffer.from(`${head}.${claims}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature!, 'base64url'));
+  const signed = verify(
+    'sha256',
+    Buffer.from(`${head}.${claims}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature!, 'base64url'),
+  );
   expect(signed).toBe(true);
   const payload = JSON.parse(Buffer.from(claims!, 'base64url').toString('utf8'));
   expect(payload.aud).toBe(audience);
@@ -199,7 +204,12 @@ describe('web push', () => {
     const key = `test-restart:${randomUUID()}`;
     await server.deps.db.transaction().execute((trx) =>
       recordNotices(trx, { mailer: server.deps.mailer }, [
-        { userId: client.id, category: 'plans', key, push: { title: 'Your new diet plan is ready', body: 'x', path: '/dashboard/diet-plan' } },
+        {
+          userId: client.id,
+          category: 'plans',
+          key,
+          push: { title: 'Your new diet plan is ready', body: 'x', path: '/dashboard/diet-plan' },
+        },
       ]),
     );
     await Promise.all([sweepPushDeliveries(pushDeps()), sweepPushDeliveries(pushDeps())]);
@@ -218,7 +228,12 @@ describe('web push', () => {
     const key = `test-retry:${randomUUID()}`;
     await server.deps.db.transaction().execute((trx) =>
       recordNotices(trx, { mailer: server.deps.mailer }, [
-        { userId: client.id, category: 'reminders', key, push: { title: 'Your check-in is due', body: 'x', path: '/dashboard/check-in' } },
+        {
+          userId: client.id,
+          category: 'reminders',
+          key,
+          push: { title: 'Your check-in is due', body: 'x', path: '/dashboard/check-in' },
+        },
       ]),
     );
     const [delivery] = (await deliveriesFor(laptop)).filter((d) => d.notification_key === key);
@@ -226,7 +241,11 @@ describe('web push', () => {
     // Not due yet: a sweep or a second job leaves it alone.
     expect(await deliverPush(pushDeps(), delivery!.id)).toBe('skipped');
     pushService.answers.delete(path);
-    await server.deps.db.updateTable('push_deliveries').set({ next_attempt_at: new Date(Date.now() - 1000) }).where('id', '=', delivery!.id).execute();
+    await server.deps.db
+      .updateTable('push_deliveries')
+      .set({ next_attempt_at: new Date(Date.now() - 1000) })
+      .where('id', '=', delivery!.id)
+      .execute();
     expect(await deliverPush(pushDeps(), delivery!.id)).toBe('sent');
     expect(requestsTo(laptop)).toHaveLength(2);
     const [row] = (await deliveriesFor(laptop)).filter((d) => d.notification_key === key);
@@ -239,7 +258,11 @@ describe('web push', () => {
     pushService.answers.set(new URL(old.endpoint).pathname, status);
     await reply('Checking in.');
     await until(async () => {
-      const row = await server.deps.db.selectFrom('push_subscriptions').select('id').where('endpoint', '=', old.endpoint).executeTakeFirst();
+      const row = await server.deps.db
+        .selectFrom('push_subscriptions')
+        .select('id')
+        .where('endpoint', '=', old.endpoint)
+        .executeTakeFirst();
       return row === undefined;
     }, 'the subscription to be removed');
     expect(requestsTo(old)).toHaveLength(1);
@@ -255,7 +278,14 @@ describe('web push', () => {
     expect(endpointProblem('https://notify.windows.com/x', secure)).toMatch(/not a push service/);
     expect(endpointProblem('https://fcm.googleapis.com:8443/x', secure)).toMatch(/port/);
     expect(endpointProblem('https://user:pw@fcm.googleapis.com/x', secure)).toMatch(/password/);
-    for (const local of ['http://127.0.0.1:9/x', 'https://127.0.0.1/x', 'http://localhost:9/x', 'http://10.0.0.5/x', 'https://[::1]/x', 'http://192.168.1.10/x']) {
+    for (const local of [
+      'http://127.0.0.1:9/x',
+      'https://127.0.0.1/x',
+      'http://localhost:9/x',
+      'http://10.0.0.5/x',
+      'https://[::1]/x',
+      'http://192.168.1.10/x',
+    ]) {
       expect(endpointProblem(local, secure)).not.toBeNull();
       expect(endpointProblem(local, { ...secure, allowInsecureEndpoints: true })).toBeNull();
     }
@@ -270,9 +300,14 @@ describe('web push', () => {
     // And with the setting off, the loopback push service this test runs is refused at subscribe time.
     const actor = (await resolveSessionUser(server.deps.db, client.token))!;
     const local = makeBrowser(`${pushService.url}/push/refused`);
-    expect((await failure(subscribe(server.deps.db, secure, actor, { endpoint: local.endpoint, keys: local.keys }))).code).toBe('BAD_REQUEST');
+    expect((await failure(subscribe(server.deps.db, secure, actor, { endpoint: local.endpoint, keys: local.keys }))).code).toBe(
+      'BAD_REQUEST',
+    );
     // Keys that are not a P-256 point are refused too.
-    const bad = { endpoint: `${pushService.url}/push/bad-key`, keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: local.keys.auth } };
+    const bad = {
+      endpoint: `${pushService.url}/push/bad-key`,
+      keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: local.keys.auth },
+    };
     expect((await subscribeOverRest(client, { ...local, ...bad } as Browser)).status).toBe(400);
   });
 
@@ -284,7 +319,12 @@ describe('web push', () => {
     // The policy changes (the test setting off, "localhost" on the list): the stored loopback endpoint is refused without a request,
     await server.deps.db.transaction().execute((trx) =>
       recordNotices(trx, { mailer: server.deps.mailer }, [
-        { userId: client.id, category: 'plans', key, push: { title: 'Your new diet plan is ready', body: 'x', path: '/dashboard/diet-plan' } },
+        {
+          userId: client.id,
+          category: 'plans',
+          key,
+          push: { title: 'Your new diet plan is ready', body: 'x', path: '/dashboard/diet-plan' },
+        },
       ]),
     );
     const strict = { ...pushDeps(), policy: { allowedHosts: ['localhost'], allowInsecureEndpoints: false } };
@@ -293,16 +333,33 @@ describe('web push', () => {
     // and a name on the list that resolves to a loopback address fails at the lookup, before any connection.
     const named = await server.deps.db
       .insertInto('push_subscriptions')
-      .values({ user_id: client.id, family_id: randomUUID(), endpoint: `https://localhost/push/${randomUUID()}`, p256dh: trap.keys.p256dh, auth: trap.keys.auth })
+      .values({
+        user_id: client.id,
+        family_id: randomUUID(),
+        endpoint: `https://localhost/push/${randomUUID()}`,
+        p256dh: trap.keys.p256dh,
+        auth: trap.keys.auth,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const [viaName] = await server.deps.db
       .insertInto('push_deliveries')
-      .values({ notification_key: key, subscription_id: named.id, service_host: 'localhost', payload: JSON.stringify({ title: 't', body: 'b', url: '/', tag: 't' }), ttl_seconds: 60, urgency: 'normal' })
+      .values({
+        notification_key: key,
+        subscription_id: named.id,
+        service_host: 'localhost',
+        payload: JSON.stringify({ title: 't', body: 'b', url: '/', tag: 't' }),
+        ttl_seconds: 60,
+        urgency: 'normal',
+      })
       .returning('id')
       .execute();
     expect(await deliverPush(strict, viaName!.id)).toBe('failed');
-    const failed = await server.deps.db.selectFrom('push_deliveries').select('last_error').where('id', '=', viaName!.id).executeTakeFirstOrThrow();
+    const failed = await server.deps.db
+      .selectFrom('push_deliveries')
+      .select('last_error')
+      .where('id', '=', viaName!.id)
+      .executeTakeFirstOrThrow();
     expect(failed.last_error).toMatch(/resolves to an address that is not public \((127\.0\.0\.1|::1)\)/);
     expect(pushService.received.length).toBe(before);
     // The console's health card counts them.
@@ -317,7 +374,10 @@ describe('web push', () => {
     const defaults = await server.request('GET', '/api/notification-preferences', { token: client.token });
     expect(defaults.status).toBe(200);
     expect(defaults.body.data.messages).toEqual({ email: true, push: true });
-    const off = await server.request('PUT', '/api/notification-preferences', { token: client.token, body: { messages: { email: false, push: false } } });
+    const off = await server.request('PUT', '/api/notification-preferences', {
+      token: client.token,
+      body: { messages: { email: false, push: false } },
+    });
     expect(off.status).toBe(200);
     expect(off.body.data).toEqual({
       messages: { email: false, push: false },
@@ -355,16 +415,20 @@ describe('web push', () => {
     const third = await issueSession(server.deps.db, client.id);
     expect((await subscribeOverRest({ ...client, token: third.token }, b)).status).toBe(201);
     const endpoints = async () =>
-      (await server.deps.db.selectFrom('push_subscriptions').select('endpoint').where('endpoint', 'in', [a.endpoint, b.endpoint]).execute()).map(
-        (r) => r.endpoint,
-      );
+      (
+        await server.deps.db.selectFrom('push_subscriptions').select('endpoint').where('endpoint', 'in', [a.endpoint, b.endpoint]).execute()
+      ).map((r) => r.endpoint);
     expect((await endpoints()).sort()).toEqual([a.endpoint, b.endpoint].sort());
 
     await (await callerFor(server, other.token)).auth.signOut({});
     expect(await endpoints()).toEqual([b.endpoint]);
 
     const devices = await (await callerFor(server, client.token)).auth.devices();
-    const thirdFamily = await server.deps.db.selectFrom('sessions').select('family_id').where('id', '=', third.sessionId).executeTakeFirstOrThrow();
+    const thirdFamily = await server.deps.db
+      .selectFrom('sessions')
+      .select('family_id')
+      .where('id', '=', third.sessionId)
+      .executeTakeFirstOrThrow();
     expect(devices.some((d) => d.id === thirdFamily.family_id)).toBe(true);
     await (await callerFor(server, client.token)).auth.signOutDevice({ id: thirdFamily.family_id });
     expect(await endpoints()).toEqual([]);
