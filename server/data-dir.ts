@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** Files in DATA_DIR that are secrets: readable by the server's user only. */
-export const DATA_DIR_SECRETS = ['app-secret', 'internal-token'];
+export const DATA_DIR_SECRETS = ['app-secret', 'internal-token', 'vapid-keys.json'];
 
 /**
  * DATA_DIR holds the embedded database and the generated secrets: only the

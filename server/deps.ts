@@ -14,6 +14,7 @@ import type { LiveChannel } from './realtime/live-channel.js';
 import type { MessageNote, MessagesBus } from './messages/events.js';
 import type { InvoiceNote, InvoicesBus } from './payments/events.js';
 import type { FileStorage } from './storage/index.js';
+import type { VapidKeys } from './push/vapid.js';
 
 /**
  * Everything a request may need, built once at start (server/main.ts) or per
@@ -56,4 +57,6 @@ export interface AppDeps {
   clockSkew: ClockSkewCheck;
   /** Uploaded files (attachments): a folder of DATA_DIR, or an S3-compatible bucket (decision 112). */
   storage: FileStorage;
+  /** The VAPID keys push is sent with (VAPID_* or generated once into DATA_DIR; decision 115). */
+  vapid: VapidKeys;
 }

@@ -28,6 +28,28 @@ const rateLimit = (fallback: string) =>
       }
       return { max, windowMs };
     });
+/** The browsers' own push services (Chrome and Edge's FCM, Firefox, Safari, Windows): the default allow-list. */
+export const DEFAULT_PUSH_HOSTS = ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'];
+const base64url = (bytes: number, what: string) =>
+  z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`), `must be ${what} (npx web-push generate-vapid-keys)`);
+const pushHostList = z
+  .string()
+  .default(DEFAULT_PUSH_HOSTS.join(','))
+  .transform((text, ctx) => {
+    const hosts = text
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean);
+    const bad = hosts.find((h) => !/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(h));
+    if (hosts.length === 0 || bad !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be host names separated by commas, each exact or *.domain${bad ? ` (not "${bad}")` : ''}`,
+      });
+      return z.NEVER;
+    }
+    return hosts;
+  });
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be more than 0');
 
 const envSchema = z
@@ -120,6 +142,14 @@ const envSchema = z
     HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(30_000),
     HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(120_000),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+    VAPID_PUBLIC_KEY: base64url(65, 'a VAPID public key: 87 URL-safe base64 characters').optional(),
+    VAPID_PRIVATE_KEY: base64url(32, 'a VAPID private key: 43 URL-safe base64 characters').optional(),
+    VAPID_SUBJECT: z
+      .string()
+      .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
+      .optional(),
+    PUSH_ALLOWED_HOSTS: pushHostList,
+    PUSH_ALLOW_INSECURE_ENDPOINTS: booleanFlag.default(false),
     SHUTDOWN_DRAIN_DELAY_MS: z.coerce
       .number({ error: 'must be a number of milliseconds' })
       .int('must be a whole number')
@@ -129,6 +159,20 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.APP_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when NODE_ENV=production' });
+    }
+    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+      const missing = env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other VAPID key (set both or neither)' });
+    } else if (env.NODE_ENV === 'production' && !env.VAPID_PUBLIC_KEY) {
+      for (const name of ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'])
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production (npx web-push generate-vapid-keys)' });
+    }
+    if (env.NODE_ENV === 'production' && env.PUSH_ALLOW_INSECURE_ENDPOINTS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUSH_ALLOW_INSECURE_ENDPOINTS'],
+        message: 'is for tests only and cannot be on when NODE_ENV=production',
+      });
     }
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
       const missing = env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
@@ -196,6 +240,20 @@ export interface Config {
   uploadDailyBytes: number;
   /** Set: invoices carry a Razorpay payment link and POST /api/webhooks/razorpay marks them paid. Unset: UPI claims only. */
   razorpay: RazorpayConfig | undefined;
+  /** Web push (decision 115). */
+  push: PushConfig;
+}
+
+export interface PushConfig {
+  /** Both or neither; neither → generated once into DATA_DIR (server/push/vapid.ts). Required in production. */
+  vapidPublicKey: string | undefined;
+  vapidPrivateKey: string | undefined;
+  /** Who the push services may contact: a mailto: or https: URL (default: PUBLIC_URL if https, else MAIL_FROM's address). */
+  vapidSubject: string | undefined;
+  /** Push-service hosts a subscription's endpoint may name: exact, or `*.domain` for any host under it. */
+  allowedHosts: string[];
+  /** Tests only: http endpoints on loopback or private addresses (a local push service) are accepted and sent to. */
+  allowInsecureEndpoints: boolean;
 }
 
 export type RazorpayConfig = { keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
@@ -313,5 +371,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             apiUrl: env.RAZORPAY_API_URL,
           }
         : undefined,
+    push: {
+      vapidPublicKey: env.VAPID_PUBLIC_KEY,
+      vapidPrivateKey: env.VAPID_PRIVATE_KEY,
+      vapidSubject: env.VAPID_SUBJECT,
+      allowedHosts: env.PUSH_ALLOWED_HOSTS,
+      allowInsecureEndpoints: env.PUSH_ALLOW_INSECURE_ENDPOINTS,
+    },
   };
 }

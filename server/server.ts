@@ -30,6 +30,8 @@ import { syncCountries } from './countries/sync.js';
 import { seedDemo } from './seed/demo.js';
 import { scheduleAttachmentCleanup } from './attachments/cleanup.js';
 import { openStorage } from './storage/index.js';
+import { schedulePush } from './push/send.js';
+import { resolveVapidKeys } from './push/vapid.js';
 
 export async function openDatabase(config: Config): Promise<DbHandle> {
   return config.databaseUrl
@@ -66,13 +68,15 @@ export async function createDeps(
   const clock = opts.clock ?? (() => new Date());
   // Before any start-up work: an instance that cannot share its files with the others stops here.
   const storage = await openStorage(config.storage, dbHandle, logger);
+  const vapid = resolveVapidKeys(config);
   const { followUpBus, jobs } = await withStartupLock(dbHandle, async () => {
     await migrateToLatest(dbHandle.db);
     await syncCountries(dbHandle.db);
     if (config.seedDemo) await seedDemo({ db: dbHandle.db, logger });
     await feedBus.start();
     const started = await startFollowUps({ config, dbHandle, logger, mailer, metrics, clock });
-    await scheduleMessageNotices(started.jobs, { db: dbHandle.db, mailer, logger, config }, clock);
+    await schedulePush(started.jobs, { db: dbHandle.db, logger, vapid, policy: config.push });
+    await scheduleMessageNotices(started.jobs, { db: dbHandle.db, mailer, logger, config, jobs: started.jobs }, clock);
     await scheduleAttachmentCleanup(started.jobs, { db: dbHandle.db, storage, logger, clock });
     return started;
   });
@@ -106,6 +110,7 @@ export async function createDeps(
     sessions,
     clockSkew,
     storage,
+    vapid,
   };
 }
 

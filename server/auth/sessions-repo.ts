@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { deleteSubscriptionsOfFamilies } from '../push/repo.js';
 import type { Db, Tx } from '../db/index.js';
 import { hashToken } from './session-user.js';
 
@@ -161,7 +162,9 @@ function revokeSessions(db: Db, userId: number, which: { familyId: string } | { 
     let update = trx.updateTable('sessions').set({ revoked_at: now }).where('revoked_at', 'is', null).where('user_id', '=', userId);
     if ('familyId' in which) update = update.where('family_id', '=', which.familyId);
     else if (which.exceptFamilyId) update = update.where('family_id', '!=', which.exceptFamilyId);
-    const revoked = await update.returning(['id', 'user_id']).execute();
+    const revoked = await update.returning(['id', 'user_id', 'family_id']).execute();
+    // A signed-out device gets no more push notifications (its browser's subscription goes with the sign-in).
+    await deleteSubscriptionsOfFamilies(trx, userId, [...new Set(revoked.map((r) => r.family_id))]);
     // A user is announced even with nothing to revoke: deactivation must still reach their sockets.
     await notifySessionsChanged(trx, [userId]);
     return revoked;

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, FollowUpReminderKind } from '../db/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Logger } from '../logger.js';
-import { type Mail, type Mailer, recordMail } from '../mail/mailer.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
+import { type UserNotice, recordNotices } from '../notifications/notify.js';
 import { todayUtc } from '../validation.js';
 import { daysBetween } from './cadence.js';
 import { checkInDueMail, checkInOverdueMail, renewalMail } from '../mail/templates.js';
@@ -23,7 +24,7 @@ export const REMINDER_SWEEP_MINUTES = 15;
 export const OVERDUE_REMINDER_AFTER_DAYS = 2;
 export const RENEWAL_REMINDER_DAYS_BEFORE = 3;
 
-type ReminderDeps = { db: Kysely<Database>; mailer: Mailer; logger: Logger; config: { publicUrl?: string } };
+type ReminderDeps = { db: Kysely<Database>; mailer: Mailer; jobs?: JobQueue; logger: Logger; config: { publicUrl?: string } };
 type Owed = { clientId: number; kind: FollowUpReminderKind; dueDate: string; mail: Mail };
 
 async function remindersOwed(deps: ReminderDeps, today: string): Promise<Owed[]> {
@@ -63,20 +64,34 @@ async function remindersOwed(deps: ReminderDeps, today: string): Promise<Owed[]>
   return owed;
 }
 
-/** Sends every reminder owed on `today` that no instance has sent yet; returns how many this call sent. */
+/** What a phone shows for a reminder: the event only. */
+const REMINDER_PUSH: Record<FollowUpReminderKind, UserNotice['push']> = {
+  check_in_due: { title: 'Your check-in is due', body: 'Tell your dietitian how the week went.', path: '/dashboard/check-in' },
+  check_in_overdue: { title: 'Your check-in is waiting', body: 'A few minutes now keeps your plan on track.', path: '/dashboard/check-in' },
+  renewal: { title: 'Your plan ends soon', body: 'Renew to keep working with your dietitian.', path: '/dashboard/active-subscription' },
+};
+
+/**
+ * Sends every reminder owed on `today` that no instance has sent yet; returns how many this call sent.
+ * Through the notification point: e-mail and push, as the client's reminder preferences allow.
+ */
 export async function sendDueReminders(deps: ReminderDeps, today: string): Promise<number> {
   let sent = 0;
   for (const r of await remindersOwed(deps, today)) {
-    const recorded = await deps.db.transaction().execute(async (trx) => {
+    const deliver = await deps.db.transaction().execute(async (trx) => {
       const claim = await repo.claimReminder(trx, { client_id: r.clientId, kind: r.kind, due_date: r.dueDate });
       if (!claim) return null; // sent already, by this instance or another
-      const mail = await recordMail(trx, r.mail);
-      await repo.linkReminderMail(trx, claim.id, mail.id);
-      return mail;
+      const key = `reminder:${claim.id}`;
+      const recorded = await recordNotices(trx, deps, [
+        { userId: r.clientId, category: 'reminders', key, push: REMINDER_PUSH[r.kind], mail: r.mail },
+      ]);
+      const outboxId = recorded.outboxIds.get(key);
+      if (outboxId !== undefined) await repo.linkReminderMail(trx, claim.id, outboxId);
+      return recorded;
     });
     // Should this process stop before the mail goes out, its lease runs out and the next sweep sends it.
-    if (recorded === null) continue;
-    deps.mailer.deliverRecorded(recorded, r.mail);
+    if (deliver === null) continue;
+    deliver();
     sent += 1;
   }
   if (sent > 0) deps.logger.info(`follow-up reminders sent: ${sent}`);

@@ -28,7 +28,7 @@ export async function startFollowUps(opts: {
   await followUpBus.start();
   const jobs = createJobQueue(dbHandle, logger);
   await jobs.start();
-  await scheduleReminders(jobs, { db: dbHandle.db, mailer: opts.mailer, logger, config: opts.config }, opts.clock);
+  await scheduleReminders(jobs, { db: dbHandle.db, mailer: opts.mailer, jobs, logger, config: opts.config }, opts.clock);
   // Mail an earlier process recorded but never sent goes out now, in the background (the startup lock is held).
   void opts.mailer.sweepAbandoned().catch(() => {});
   if (opts.metrics.enabled)

@@ -473,6 +473,49 @@ export interface GatewayEventsTable {
   detail: string | null;
 }
 
+/** A browser that accepted push, tied to the sign-in (session family) that registered it (decision 115). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  family_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: CreatedAt;
+}
+
+/** A person's choice for one category; no row means e-mail and push both on. */
+export interface NotificationPreferencesTable {
+  user_id: number;
+  category: string;
+  email: boolean;
+  push: boolean;
+  updated_at: Timestamp;
+}
+
+export type PushDeliveryState = 'pending' | 'sending' | 'sent' | 'gone' | 'failed' | 'dropped';
+export type PushUrgency = 'very-low' | 'low' | 'normal' | 'high';
+/** What a service worker shows: the event and where a tap leads, never health details. */
+export type PushPayload = { title: string; body: string; url: string; tag: string };
+
+/** One notification to one device, once (unique on notification_key and subscription_id). */
+export interface PushDeliveriesTable {
+  id: Generated<number>;
+  notification_key: string;
+  subscription_id: number | null;
+  service_host: string;
+  payload: ColumnType<PushPayload, string, string>;
+  ttl_seconds: number;
+  urgency: PushUrgency;
+  state: ColumnType<PushDeliveryState, PushDeliveryState | undefined, PushDeliveryState>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+  settled_at: NullableTimestamp;
+}
+
 export interface Database {
   message_attachments: MessageAttachmentsTable;
   attachments: AttachmentsTable;
@@ -509,6 +552,9 @@ export interface Database {
   invoices: InvoicesTable;
   payment_claims: PaymentClaimsTable;
   gateway_events: GatewayEventsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  notification_preferences: NotificationPreferencesTable;
+  push_deliveries: PushDeliveriesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -59,7 +59,7 @@ export function findPlanForMail(db: Db, planId: number) {
   return db
     .selectFrom('diet_plans as p')
     .innerJoin('users as u', 'u.id', 'p.client_id')
-    .select(['u.email', 'u.first_name', 'u.is_active', 'p.title', 'p.from_date', 'p.to_date', 'p.version'])
+    .select(['u.id as user_id', 'u.email', 'u.first_name', 'u.is_active', 'p.title', 'p.from_date', 'p.to_date', 'p.version'])
     .where('p.id', '=', planId)
     .executeTakeFirst();
 }

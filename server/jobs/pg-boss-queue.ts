@@ -24,7 +24,11 @@ export function createPgBossQueue(connectionString: string, logger: Logger, opts
       // pg-boss keeps one schedule per name, and its cron monitor queues each slot once across instances.
       if (defineOpts.everyMinutes) await boss.schedule(name, `*/${defineOpts.everyMinutes} * * * *`, {}, { tz: 'UTC' });
     },
-    send: (name, data = {}, sendOpts = {}) => boss.send(name, data, sendOpts.singletonKey ? { singletonKey: sendOpts.singletonKey } : {}),
+    send: (name, data = {}, sendOpts = {}) =>
+      boss.send(name, data, {
+        ...(sendOpts.singletonKey ? { singletonKey: sendOpts.singletonKey } : {}),
+        ...(sendOpts.startAfterSeconds ? { startAfter: sendOpts.startAfterSeconds } : {}),
+      }),
     async depth() {
       let total = 0;
       for (const name of names) total += await boss.getQueueSize(name);

@@ -15,8 +15,11 @@ export interface JobQueue {
    * also queued on that schedule, once per slot across every instance.
    */
   define(name: string, handler: JobHandler, opts?: { everyMinutes?: number }): Promise<void>;
-  /** Queues a run; with a singleton key, at most one such job waits or runs at a time. Resolves to the job id, or null if one was already waiting. */
-  send(name: string, data?: JobData, opts?: { singletonKey?: string }): Promise<string | null>;
+  /**
+   * Queues a run; with a singleton key, at most one such job waits or runs at a time; with
+   * startAfterSeconds, not before then (a retry's backoff). Resolves to the job id, or null if one was already waiting.
+   */
+  send(name: string, data?: JobData, opts?: { singletonKey?: string; startAfterSeconds?: number }): Promise<string | null>;
   /** Jobs waiting or running, across the defined queues (for metrics and tests). */
   depth(): Promise<number>;
   stop(): Promise<void>;

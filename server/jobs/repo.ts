@@ -3,10 +3,15 @@ import type { Db } from '../db/index.js';
 
 /** The embedded database's job table (server/jobs/table-queue.ts). */
 
-export async function insertJob(db: Db, name: string, data: Record<string, unknown>, singletonKey: string | null) {
+export async function insertJob(db: Db, name: string, data: Record<string, unknown>, singletonKey: string | null, startAfterSeconds = 0) {
   const row = await db
     .insertInto('job_queue')
-    .values({ name, data: JSON.stringify(data), singleton_key: singletonKey })
+    .values({
+      name,
+      data: JSON.stringify(data),
+      singleton_key: singletonKey,
+      run_after: sql<Date>`now() + make_interval(secs => ${startAfterSeconds})`,
+    })
     .onConflict((oc) =>
       oc.columns(['name', 'singleton_key']).where('singleton_key', 'is not', null).where('state', 'in', ['created', 'active']).doNothing(),
     )

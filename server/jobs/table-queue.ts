@@ -57,7 +57,7 @@ export function createTableQueue(db: Kysely<Database>, logger: Logger, opts: { p
   };
 
   const send: JobQueue['send'] = async (name, data = {}, sendOpts = {}) => {
-    const id = await repo.insertJob(db, name, data, sendOpts.singletonKey ?? null);
+    const id = await repo.insertJob(db, name, data, sendOpts.singletonKey ?? null, sendOpts.startAfterSeconds ?? 0);
     wake?.();
     return id;
   };

@@ -3,26 +3,31 @@ import { publicBaseUrl } from '../auth/service.js';
 import { fullNameOf } from '../auth/session.js';
 import { BRAND } from '../brand.js';
 import type { Db } from '../db/index.js';
-import type { Database } from '../db/schema.js';
+import type { Database, MessageSenderRole } from '../db/schema.js';
 import type { Config } from '../env.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Logger } from '../logger.js';
 import { composeMail } from '../mail/compose.js';
-import { type Mail, type Mailer, type RecordedMail, recordMail } from '../mail/mailer.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
+import { type AfterCommit, type UserNotice, recordNotices } from '../notifications/notify.js';
 import * as repo from './repo.js';
 
 /**
  * The one place that decides who hears of an unread message, and how
- * (issue 23, decision 113). A message still unread after NOTICE_AFTER_MS
- * tells its recipient once: the client, or the care team (the primary
- * dietitian, else every dietitian); at most one notice per conversation and
- * side per NOTICE_GAP_MS, none if it was read meanwhile. Each notice is
- * decided under the conversation's row lock and recorded on the conversation
- * (`*_notified_at`, `*_notified_seq`) in the transaction that writes its
- * mail to the outbox, so however many instances sweep, and whatever restarts
- * between writing and sending (the outbox lease's sweep sends it), each goes
- * out exactly once. Channels are the ways a notice travels: e-mail now; the
- * PWA issue adds web push as a second channel here, with the same decision.
+ * (issue 23, decision 113; push: issue 24, decision 115). Both channels go
+ * through the one notification point (notifications/notify.ts), so the
+ * person's preferences decide each.
+ * - Push, immediately: a message sent tells its recipient's devices at once,
+ *   in the transaction that stores it (`recordMessagePush`).
+ * - E-mail, after NOTICE_AFTER_MS: a message still unread then mails its
+ *   recipient once: the client, or the care team (the primary dietitian,
+ *   else every dietitian); at most one notice per conversation and side per
+ *   NOTICE_GAP_MS, none if it was read meanwhile. Each notice is decided under
+ *   the conversation's row lock and recorded on the conversation
+ *   (`*_notified_at`, `*_notified_seq`) in the transaction that writes its
+ *   mail to the outbox, so however many instances sweep, and whatever
+ *   restarts between writing and sending (the outbox lease's sweep sends
+ *   it), each goes out exactly once.
  * A notice names the sender and links to the conversation; it never holds
  * the message's text (health data stays in the app).
  */
@@ -38,6 +43,7 @@ export type NoticeDeps = {
   mailer: Mailer;
   logger: Logger;
   config: Config;
+  jobs?: JobQueue;
 };
 
 export type NoticeSide = 'client' | 'team';
@@ -53,32 +59,63 @@ export type Notice = {
   path: string;
 };
 
-/** A way a notice travels. `record` runs in the deciding transaction; what it returns runs once that commits. */
-export type NoticeChannel = {
-  name: string;
-  record(trx: Db, notice: Notice, baseUrl: string): Promise<() => void>;
-};
+const conversationPath = (side: NoticeSide, conversationId: number) =>
+  side === 'client' ? '/dashboard/messages' : `/admin/messages?conversation=${conversationId}`;
 
-/** E-mail through the outbox: one mail per recipient, written with the decision, delivered after commit. */
-export function emailChannel(mailer: Mailer): NoticeChannel {
-  return {
-    name: 'email',
-    async record(trx, notice, baseUrl) {
-      const recorded: { mail: Mail; at: RecordedMail }[] = [];
-      for (const r of notice.recipients) {
-        const mail = messageWaitingMail({
-          to: r.email,
-          firstName: r.firstName,
-          senderName: notice.senderName,
-          link: `${baseUrl}${notice.path}`,
-        });
-        recorded.push({ mail, at: await recordMail(trx, mail) });
-      }
-      return () => {
-        for (const r of recorded) mailer.deliverRecorded(r.at, r.mail);
-      };
-    },
-  };
+/** Who is told on one side: the client (if active), or the primary dietitian, else every active dietitian. */
+async function recipientsOf(
+  trx: Db,
+  c: { client_id: number; primary_dietitian_id: number | null },
+  side: NoticeSide,
+): Promise<Recipient[]> {
+  if (side === 'client') {
+    const client = await repo.clientContact(trx, c.client_id);
+    return client?.is_active ? [{ userId: client.id, email: client.email, firstName: client.first_name }] : [];
+  }
+  const team = await repo.activeDietitians(trx);
+  const primary = team.find((d) => d.id === c.primary_dietitian_id);
+  return (primary ? [primary] : team).map((d) => ({ userId: d.id, email: d.email, firstName: d.first_name }));
+}
+
+/**
+ * The push for a message just sent, recorded in the transaction that stores
+ * it (under the conversation's lock): the client hears "New message from your
+ * dietitian", the care team "New message from <client>". Run the result after commit.
+ */
+export async function recordMessagePush(
+  trx: Db,
+  deps: Pick<NoticeDeps, 'mailer' | 'jobs'>,
+  c: { id: number; client_id: number; primary_dietitian_id: number | null },
+  message: { seq: number; senderRole: MessageSenderRole; senderName: string },
+): Promise<AfterCommit> {
+  const side: NoticeSide = message.senderRole === 'client' ? 'team' : 'client';
+  const recipients = await recipientsOf(trx, c, side);
+  return recordNotices(
+    trx,
+    deps,
+    recipients.map((r) => ({
+      userId: r.userId,
+      category: 'messages',
+      key: `message:${c.id}:${message.seq}:${r.userId}`,
+      push: {
+        title: side === 'client' ? 'New message from your dietitian' : `New message from ${message.senderName}`,
+        body: `Open ${BRAND.name} to read it and reply.`,
+        path: conversationPath(side, c.id),
+        // One notification per conversation on the phone: a newer message replaces the older one.
+        tag: `messages:${c.id}`,
+      },
+    })),
+  );
+}
+
+/** The unread-message e-mails of a decided notice, through the notification point (the person's e-mail preference decides). */
+function noticeMails(notice: Notice, baseUrl: string): UserNotice[] {
+  return notice.recipients.map((r) => ({
+    userId: r.userId,
+    category: 'messages',
+    key: `message-mail:${notice.conversationId}:${notice.seq}:${r.userId}`,
+    mail: messageWaitingMail({ to: r.email, firstName: r.firstName, senderName: notice.senderName, link: `${baseUrl}${notice.path}` }),
+  }));
 }
 
 export function messageWaitingMail(opts: { to: string; firstName: string; senderName: string; link: string }): Mail {
@@ -111,15 +148,7 @@ async function decide(trx: Db, c: Locked, side: NoticeSide, now: Date): Promise<
     waiting.sender_first === null
       ? `${BRAND.name} care team`
       : fullNameOf({ first_name: waiting.sender_first, last_name: waiting.sender_last ?? '' });
-  let recipients: Recipient[];
-  if (side === 'client') {
-    const client = await repo.clientContact(trx, c.client_id);
-    recipients = client?.is_active ? [{ userId: client.id, email: client.email, firstName: client.first_name }] : [];
-  } else {
-    const team = await repo.activeDietitians(trx);
-    const primary = team.find((d) => d.id === c.primary_dietitian_id);
-    recipients = (primary ? [primary] : team).map((d) => ({ userId: d.id, email: d.email, firstName: d.first_name }));
-  }
+  const recipients = await recipientsOf(trx, c, side);
   if (recipients.length === 0) return { settled: waiting.seq };
   return {
     notice: {
@@ -128,7 +157,7 @@ async function decide(trx: Db, c: Locked, side: NoticeSide, now: Date): Promise<
       seq: waiting.seq,
       senderName,
       recipients,
-      path: side === 'client' ? '/dashboard/messages' : `/admin/messages?conversation=${c.id}`,
+      path: conversationPath(side, c.id),
     },
   };
 }
@@ -137,11 +166,7 @@ async function decide(trx: Db, c: Locked, side: NoticeSide, now: Date): Promise<
  * Decides and records every notice owed at `now`, on whichever instance runs
  * it; returns the notices this call sent. Safe to run anywhere, any number of times.
  */
-export async function sendMessageNotices(
-  deps: NoticeDeps,
-  now: Date,
-  channels: NoticeChannel[] = [emailChannel(deps.mailer)],
-): Promise<Notice[]> {
+export async function sendMessageNotices(deps: NoticeDeps, now: Date): Promise<Notice[]> {
   const baseUrl = publicBaseUrl(deps);
   const candidates = await repo.conversationsOwedNotice(
     deps.db,
@@ -163,7 +188,7 @@ export async function sendMessageNotices(
           continue;
         }
         await repo.recordNotice(trx, c.id, side, d.notice.seq, now);
-        for (const channel of channels) afterCommit.push(await channel.record(trx, d.notice, baseUrl));
+        afterCommit.push(await recordNotices(trx, deps, noticeMails(d.notice, baseUrl)));
         decided.push(d.notice);
       }
       return decided;

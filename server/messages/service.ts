@@ -10,7 +10,10 @@ import type { Database, MessageSenderRole } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { type AttachmentView, type AttachmentViewer, attachmentViews, claimAttachments } from '../attachments/service.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Mailer } from '../mail/mailer.js';
 import { officeHoursOf } from './console.js';
+import { recordMessagePush } from './notify.js';
 import { type MessagesBus, publishMessageSignal } from './events.js';
 import type { ConversationViewer } from './streams.js';
 import { awayReply, nextOpening } from './office-hours.js';
@@ -25,7 +28,8 @@ import {
   type SentMessage,
 } from './schema.js';
 
-export type MessageDeps = { db: Kysely<Database>; config: { rateLimits: Pick<RateLimits, 'messages'> } };
+/** `mailer` and `jobs` carry the recipient's push (notifications/notify.ts); without `jobs` it waits for the minute's sweep. */
+export type MessageDeps = { db: Kysely<Database>; config: { rateLimits: Pick<RateLimits, 'messages'> }; mailer: Mailer; jobs?: JobQueue };
 
 /** Who an automatic reply is from. */
 export const CARE_TEAM_NAME = `${BRAND.name} care team`;
@@ -124,6 +128,7 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
   const limit = messageLimit(deps.config.rateLimits, actor.id);
   const role = roleOf(actor);
   const hours = role === 'client' ? await officeHoursOf(deps.db) : null;
+  const pushAfterCommit: { run?: () => void } = {};
   try {
     const row = await deps.db.transaction().execute(async (trx) => {
       await lockBuckets(trx, [limit]);
@@ -169,9 +174,12 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
       // The sender has read everything up to their own message.
       await repo.markRead(trx, conversation.id, actor.id, seq, now);
       await publishMessageSignal(trx, { kind: 'message', conversationId: conversation.id, seq });
+      // The recipient's devices hear of it at once (the e-mail waits NOTICE_AFTER_MS for it to stay unread).
+      pushAfterCommit.run = await recordMessagePush(trx, deps, locked, { seq, senderRole: role, senderName: actor.fullName });
       if (role === 'client') await autoReplyIfClosed(trx, locked, hours, now);
       return once.row;
     });
+    pushAfterCommit.run?.();
     return { ...(await withFiles(deps.db, actor, row)), repeated: false } satisfies SentMessage;
   } catch (err) {
     if (err instanceof RepeatedSend) return await repeatOf(err.row);

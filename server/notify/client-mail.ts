@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../auth/service.js';
 import { findPlanForMail } from '../diet-plan/repo.js';
 import { dietPlanPublishedMail, subscriptionAssignedMail } from '../mail/templates.js';
+import { sendNotices } from '../notifications/notify.js';
 import { findSubscriptionForMail } from '../subscription/repo.js';
 
 /**
@@ -11,7 +12,7 @@ import { findSubscriptionForMail } from '../subscription/repo.js';
  * mail says what the client will see.
  */
 
-export type MailDeps = Pick<AppDeps, 'db' | 'mailer' | 'config'>;
+export type MailDeps = Pick<AppDeps, 'db' | 'mailer' | 'config'> & Partial<Pick<AppDeps, 'jobs'>>;
 
 export async function mailSubscriptionAssigned(deps: MailDeps, subscriptionId: number) {
   const row = await findSubscriptionForMail(deps.db, subscriptionId);
@@ -29,18 +30,25 @@ export async function mailSubscriptionAssigned(deps: MailDeps, subscriptionId: n
   );
 }
 
+/** A new diet plan (or version): e-mail and push, as the client's "plans" preferences allow. The push never names the plan. */
 export async function mailDietPlanPublished(deps: MailDeps, planId: number) {
   const row = await findPlanForMail(deps.db, planId);
   if (!row?.is_active) return;
-  await deps.mailer.queue(
-    dietPlanPublishedMail({
-      to: row.email,
-      firstName: row.first_name,
-      title: row.title,
-      fromDay: row.from_date,
-      toDay: row.to_date,
-      version: row.version,
-      link: `${publicBaseUrl(deps)}/dashboard/diet-plan`,
-    }),
-  );
+  await sendNotices(deps, [
+    {
+      userId: row.user_id,
+      category: 'plans',
+      key: `plan:${planId}`,
+      push: { title: 'Your new diet plan is ready', body: 'Your dietitian shared a diet plan with you.', path: '/dashboard/diet-plan' },
+      mail: dietPlanPublishedMail({
+        to: row.email,
+        firstName: row.first_name,
+        title: row.title,
+        fromDay: row.from_date,
+        toDay: row.to_date,
+        version: row.version,
+        link: `${publicBaseUrl(deps)}/dashboard/diet-plan`,
+      }),
+    },
+  ]);
 }

@@ -240,9 +240,11 @@ export function findInvoicePeople(db: Db, id: number) {
       'i.status',
       'i.total_paise',
       'i.due_on',
+      'c.id as client_id',
       'c.email as client_email',
       'c.first_name as client_first',
       'c.is_active as client_active',
+      'd.id as dietitian_id',
       'd.email as dietitian_email',
       'd.first_name as dietitian_first',
     ])

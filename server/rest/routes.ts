@@ -6,6 +6,8 @@ import { countriesRoutes } from '../countries/rest.js';
 import { dietPlanRoutes } from '../diet-plan/rest.js';
 import { feedRoutes } from '../feed/rest.js';
 import { messageRoutes } from '../messages/rest.js';
+import { notificationRoutes } from '../notifications/rest.js';
+import { pushRoutes } from '../push/rest.js';
 import { invoiceRoutes } from '../payments/rest.js';
 import { ratingRoutes } from '../rating/rest.js';
 import { subscriptionRoutes } from '../subscription/rest.js';
@@ -32,4 +34,6 @@ export const restRoutes: RestRoute[] = [
   ...messageRoutes,
   ...attachmentRoutes,
   ...invoiceRoutes,
+  ...pushRoutes,
+  ...notificationRoutes,
 ];

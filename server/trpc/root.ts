@@ -6,6 +6,8 @@ import { countriesRouter } from '../countries/router.js';
 import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
 import { messagesRouter } from '../messages/router.js';
+import { notificationsRouter } from '../notifications/router.js';
+import { pushRouter } from '../push/router.js';
 import { ratingRouter, testimonialsRouter } from '../rating/router.js';
 import { invoiceRouter } from '../payments/router.js';
 import { subscriptionRouter } from '../subscription/router.js';
@@ -35,6 +37,8 @@ export const appRouter = router({
   checkIn: checkInRouter,
   messages: messagesRouter,
   invoice: invoiceRouter,
+  push: pushRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

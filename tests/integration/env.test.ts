@@ -5,6 +5,8 @@ import { ConfigError, loadConfig } from '../../server/env.js';
 import { runScript } from '../helpers/processes.js';
 
 const SECRET = 'a'.repeat(32);
+/** A VAPID key pair's shape (production requires one). */
+const VAPID = { VAPID_PUBLIC_KEY: `B${'A'.repeat(86)}`, VAPID_PRIVATE_KEY: 'p'.repeat(43) };
 
 /** The message loadConfig throws for this environment. */
 function configError(env: Record<string, string>): string {
@@ -64,6 +66,13 @@ describe('configuration defaults', () => {
       storage: { driver: 'local', dir: path.join('./.data', 'files') },
       uploadDailyBytes: 100 * 1024 * 1024,
       razorpay: undefined,
+      push: {
+        vapidPublicKey: undefined,
+        vapidPrivateKey: undefined,
+        vapidSubject: undefined,
+        allowedHosts: ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'],
+        allowInsecureEndpoints: false,
+      },
     });
     expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
   });
@@ -117,6 +126,9 @@ describe('configuration defaults', () => {
       RAZORPAY_KEY_SECRET: 'key-secret-123',
       RAZORPAY_WEBHOOK_SECRET: 'hook-secret-123',
       RAZORPAY_API_URL: 'http://razorpay.internal:8080/v1/',
+      ...VAPID,
+      VAPID_SUBJECT: 'mailto:care@poshan.example',
+      PUSH_ALLOWED_HOSTS: 'fcm.googleapis.com, *.push.example.net',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -162,6 +174,13 @@ describe('configuration defaults', () => {
         keySecret: 'key-secret-123',
         webhookSecret: 'hook-secret-123',
         apiUrl: 'http://razorpay.internal:8080/v1',
+      },
+      push: {
+        vapidPublicKey: VAPID.VAPID_PUBLIC_KEY,
+        vapidPrivateKey: VAPID.VAPID_PRIVATE_KEY,
+        vapidSubject: 'mailto:care@poshan.example',
+        allowedHosts: ['fcm.googleapis.com', '*.push.example.net'],
+        allowInsecureEndpoints: false,
       },
     });
   });
@@ -213,13 +232,28 @@ describe('a bad value names the variable', () => {
     ],
     [{ RAZORPAY_WEBHOOK_SECRET: 'hook-secret' }, 'RAZORPAY_KEY_ID: is required with the other RAZORPAY_ settings'],
     [{ RAZORPAY_API_URL: 'api.razorpay.com' }, 'RAZORPAY_API_URL: must be an http:// or https:// URL'],
+    [{ VAPID_PUBLIC_KEY: 'short' }, 'VAPID_PUBLIC_KEY: must be a VAPID public key'],
+    [{ VAPID_PUBLIC_KEY: `B${'A'.repeat(86)}` }, 'VAPID_PRIVATE_KEY: is required with the other VAPID key'],
+    [{ VAPID_SUBJECT: 'poshan.example' }, 'VAPID_SUBJECT: must be a mailto: address or an https:// URL'],
+    [{ PUSH_ALLOWED_HOSTS: 'https://fcm.googleapis.com' }, 'PUSH_ALLOWED_HOSTS: must be host names separated by commas'],
+    [{ PUSH_ALLOW_INSECURE_ENDPOINTS: 'maybe' }, 'PUSH_ALLOW_INSECURE_ENDPOINTS: must be one of'],
   ])('%j → "%s"', (env, message) => {
     expect(configError(env)).toContain(message);
   });
 
   it('requires APP_SECRET in production, and accepts a long enough one', () => {
     expect(configError({ NODE_ENV: 'production' })).toContain('APP_SECRET: is required when NODE_ENV=production');
-    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: SECRET }).appSecret).toBe(SECRET);
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: SECRET, ...VAPID }).appSecret).toBe(SECRET);
+  });
+
+  it('requires the VAPID keys in production (every instance must push with the same key), and refuses the test-only endpoint setting there', () => {
+    const error = configError({ NODE_ENV: 'production', APP_SECRET: SECRET });
+    expect(error).toContain('VAPID_PUBLIC_KEY: is required when NODE_ENV=production');
+    expect(error).toContain('VAPID_PRIVATE_KEY: is required when NODE_ENV=production');
+    expect(configError({ NODE_ENV: 'production', APP_SECRET: SECRET, ...VAPID, PUSH_ALLOW_INSECURE_ENDPOINTS: 'true' })).toContain(
+      'PUSH_ALLOW_INSECURE_ENDPOINTS: is for tests only',
+    );
+    expect(loadConfig({ PUSH_ALLOW_INSECURE_ENDPOINTS: 'true' }).push.allowInsecureEndpoints).toBe(true);
   });
 
   it('lists every bad variable at once', () => {

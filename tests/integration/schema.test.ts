@@ -233,6 +233,24 @@ const expectedColumns = {
   ],
   payment_claims: ['id', 'invoice_id', 'utr', 'claimed_by', 'state', 'reason', 'decided_by', 'decided_at', 'created_at'],
   gateway_events: ['event_id', 'provider', 'kind', 'invoice_id', 'received_at', 'payment_id', 'outcome', 'detail'],
+  push_subscriptions: ['id', 'user_id', 'family_id', 'endpoint', 'p256dh', 'auth', 'created_at'],
+  notification_preferences: ['user_id', 'category', 'email', 'push', 'updated_at'],
+  push_deliveries: [
+    'id',
+    'notification_key',
+    'subscription_id',
+    'service_host',
+    'payload',
+    'ttl_seconds',
+    'urgency',
+    'state',
+    'attempts',
+    'next_attempt_at',
+    'locked_until',
+    'last_error',
+    'created_at',
+    'settled_at',
+  ],
 } as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
 
 /** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */

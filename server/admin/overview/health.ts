@@ -4,17 +4,30 @@ import type { AppDeps } from '../../deps.js';
 import { conflict, notFound } from '../../errors.js';
 import { HIDDEN_IN_OUTBOX } from '../../mail/mailer.js';
 import { countUnsettledMail, findRetryableMail, listFailedMail } from '../../mail/repo.js';
-import { FAILED_MAILS_SHOWN, type OperationalHealth } from './schema.js';
+import { failedDeliveries } from '../../push/repo.js';
+import { FAILED_MAILS_SHOWN, FAILED_PUSHES_SHOWN, type OperationalHealth } from './schema.js';
 
-/** Live clients and the last error come from this server's memory; failed mails from the outbox. */
+/** Live clients and the last error come from this server's memory; failed mails from the outbox, failed pushes from their deliveries. */
 export async function getOperationalHealth(deps: Pick<AppDeps, 'db' | 'metrics'>): Promise<OperationalHealth> {
-  const [counts, failed] = await Promise.all([countUnsettledMail(deps.db), listFailedMail(deps.db, FAILED_MAILS_SHOWN)]);
+  const [counts, failed, pushes] = await Promise.all([
+    countUnsettledMail(deps.db),
+    listFailedMail(deps.db, FAILED_MAILS_SHOWN),
+    failedDeliveries(deps.db, FAILED_PUSHES_SHOWN),
+  ]);
   const lastErrorAt = deps.metrics.lastErrorAt();
   return {
     liveClients: deps.metrics.liveClients(),
     lastErrorAt: lastErrorAt === null ? null : new Date(lastErrorAt),
     failedMailCount: counts.failed,
     failedMails: failed.map((m) => ({ id: m.id, to: m.to_address, subject: m.subject, error: m.error, createdAt: m.created_at })),
+    failedPushCount: pushes.count,
+    failedPushes: pushes.newest.map((p) => ({
+      id: p.id,
+      service: p.service_host,
+      error: p.last_error,
+      attempts: p.attempts,
+      failedAt: p.settled_at,
+    })),
   };
 }
 

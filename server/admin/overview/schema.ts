@@ -21,6 +21,7 @@ export type Overview = z.infer<typeof overview>;
 
 /** How the service itself is doing, for the Overview's operational health panel. */
 export const FAILED_MAILS_SHOWN = 10;
+export const FAILED_PUSHES_SHOWN = 5;
 export const operationalHealth = z.object({
   /** Distinct signed-in clients with the live feed open on this server right now. */
   liveClients: z.number().int(),
@@ -30,6 +31,18 @@ export const operationalHealth = z.object({
   /** The newest failed mails (at most FAILED_MAILS_SHOWN). */
   failedMails: z.array(
     z.object({ id: z.number().int(), to: z.string(), subject: z.string(), error: z.string().nullable(), createdAt: z.date() }),
+  ),
+  /** Push notifications that could not be delivered after every retry (not the devices that unsubscribed). */
+  failedPushCount: z.number().int(),
+  /** The newest (at most FAILED_PUSHES_SHOWN): which push service, and why. */
+  failedPushes: z.array(
+    z.object({
+      id: z.number().int(),
+      service: z.string(),
+      error: z.string().nullable(),
+      attempts: z.number().int(),
+      failedAt: z.date().nullable(),
+    }),
   ),
 });
 export type OperationalHealth = z.infer<typeof operationalHealth>;

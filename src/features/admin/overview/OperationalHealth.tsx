@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Activity, AlertTriangle, MailWarning } from 'lucide-react';
+import { Activity, AlertTriangle, BellOff, MailWarning } from 'lucide-react';
 import { toast } from '../../../lib/toast';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
@@ -11,7 +11,7 @@ import { LoadError, Loading } from '../ui';
 /** Refreshed while the Overview is open, so "live now" stays current. */
 const REFRESH_MS = 15_000;
 
-/** How the service is doing: clients live now, the last error, and failed mails with a retry. */
+/** How the service is doing: clients live now, the last error, failed mails with a retry, and push notifications that failed. */
 export function OperationalHealth() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -39,7 +39,7 @@ export function OperationalHealth() {
           <LoadError error={health.error} onRetry={() => void health.refetch()} />
         ) : (
           <div className="flex flex-col gap-4">
-            <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
               <Fact Icon={Activity} label="Clients live now" value={String(health.data.liveClients)} testId="health-live-clients" />
               <Fact
                 Icon={AlertTriangle}
@@ -48,6 +48,12 @@ export function OperationalHealth() {
                 testId="health-last-error"
               />
               <Fact Icon={MailWarning} label="Failed mails" value={String(health.data.failedMailCount)} testId="health-failed-mails" />
+              <Fact
+                Icon={BellOff}
+                label="Failed push notifications"
+                value={String(health.data.failedPushCount)}
+                testId="health-failed-pushes"
+              />
             </dl>
             {health.data.failedMails.length > 0 && (
               <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200" aria-label="Failed mails">
@@ -63,6 +69,19 @@ export function OperationalHealth() {
                     <Button size="sm" variant="secondary" disabled={retry.isPending} onClick={() => void retryMail(m.id)}>
                       Retry
                     </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {health.data.failedPushes.length > 0 && (
+              <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200" aria-label="Failed push notifications">
+                {health.data.failedPushes.map((p) => (
+                  <li key={p.id} className="p-3 text-sm" data-testid="failed-push">
+                    <span className="block font-medium text-slate-900">
+                      Push via {p.service} · {p.attempts} {p.attempts === 1 ? 'attempt' : 'attempts'}
+                    </span>
+                    {p.failedAt && <span className="block text-slate-600">{formatMoment(p.failedAt)}</span>}
+                    {p.error && <span className="block break-words text-xs text-red-700">{p.error}</span>}
                   </li>
                 ))}
               </ul>

@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { PushDeliveryState, PushPayload, PushUrgency } from '../db/schema.js';
+
+/** Push subscriptions and deliveries (decision 115). */
+
+export function saveSubscription(db: Db, row: { user_id: number; family_id: string; endpoint: string; p256dh: string; auth: string }) {
+  // One row per endpoint: a browser subscribing again (new keys, or another person signed in on it) replaces it.
+  return db
+    .insertInto('push_subscriptions')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('endpoint').doUpdateSet({
+        user_id: row.user_id,
+        family_id: row.family_id,
+        p256dh: row.p256dh,
+        auth: row.auth,
+      }),
+    )
+    .returning(['id', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+export function deleteOwnSubscription(db: Db, userId: number, endpoint: string) {
+  return db.deleteFrom('push_subscriptions').where('user_id', '=', userId).where('endpoint', '=', endpoint).executeTakeFirst();
+}
+
+/** The devices of sign-ins that just ended (sign-out, a device signed out, password change, deactivation). */
+export function deleteSubscriptionsOfFamilies(db: Db, userId: number, familyIds: string[]) {
+  if (familyIds.length === 0) return Promise.resolve();
+  return db.deleteFrom('push_subscriptions').where('user_id', '=', userId).where('family_id', 'in', familyIds).execute();
+}
+
+export function deleteSubscription(db: Db, id: number) {
+  return db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+}
+
+export function subscriptionsOfUsers(db: Db, userIds: number[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return (
+    db
+      .selectFrom('push_subscriptions')
+      .select(['id', 'user_id', 'endpoint'])
+      .where('user_id', 'in', userIds)
+      // Only devices whose sign-in is still live (one that lapsed unrenewed was never signed out, but is gone all the same).
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('sessions as s')
+            .select('s.id')
+            .whereRef('s.family_id', '=', 'push_subscriptions.family_id')
+            .where('s.revoked_at', 'is', null)
+            .where('s.refresh_expires_at', '>', sql<Date>`now()`),
+        ),
+      )
+      .orderBy('id')
+      .limit(50 * userIds.length)
+      .execute()
+  );
+}
+
+export function findSubscription(db: Db, id: number) {
+  return db.selectFrom('push_subscriptions').select(['id', 'endpoint', 'p256dh', 'auth']).where('id', '=', id).executeTakeFirst();
+}
+
+export type NewDelivery = {
+  notification_key: string;
+  subscription_id: number;
+  service_host: string;
+  payload: PushPayload;
+  ttl_seconds: number;
+  urgency: PushUrgency;
+};
+
+/** Inserts the deliveries not recorded before (unique per notification and device); returns the new ids. */
+export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db
+    .insertInto('push_deliveries')
+    .values(rows.map((r) => ({ ...r, payload: JSON.stringify(r.payload) })))
+    .onConflict((oc) => oc.columns(['notification_key', 'subscription_id']).doNothing())
+    .returning('id')
+    .execute();
+  return inserted.map((r) => r.id);
+}
+
+/**
+ * Takes a delivery that is due (or whose sender stopped answering: its lease
+ * ran out) for one attempt; nothing when it is settled, not yet due, or held
+ * by another sender.
+ */
+export function claimDelivery(db: Db, id: number, leaseSeconds: number) {
+  return db
+    .updateTable('push_deliveries')
+    .set((eb) => ({
+      state: 'sending',
+      attempts: eb('attempts', '+', 1),
+      locked_until: sql<Date>`now() + make_interval(secs => ${leaseSeconds})`,
+    }))
+    .where('id', '=', id)
+    .where((w) =>
+      w.or([
+        w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', sql<Date>`now()`)]),
+        w.and([w('state', '=', 'sending'), w('locked_until', '<', sql<Date>`now()`)]),
+      ]),
+    )
+    .returning(['id', 'subscription_id', 'notification_key', 'payload', 'ttl_seconds', 'urgency', 'attempts'])
+    .executeTakeFirst();
+}
+
+/** Records how an attempt ended (only while the attempt's lease is held: state 'sending'). */
+export function settleDelivery(db: Db, id: number, state: Exclude<PushDeliveryState, 'pending' | 'sending'>, error: string | null) {
+  return db
+    .updateTable('push_deliveries')
+    .set({ state, last_error: error?.slice(0, 500) ?? null, locked_until: null, settled_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('state', '=', 'sending')
+    .executeTakeFirst();
+}
+
+/** A failed attempt that will be tried again after `seconds`. */
+export function deliverLater(db: Db, id: number, seconds: number, error: string) {
+  return db
+    .updateTable('push_deliveries')
+    .set({
+      state: 'pending',
+      last_error: error.slice(0, 500),
+      locked_until: null,
+      next_attempt_at: sql<Date>`now() + make_interval(secs => ${seconds})`,
+    })
+    .where('id', '=', id)
+    .where('state', '=', 'sending')
+    .executeTakeFirst();
+}
+
+/** Deliveries due now (queued jobs lost to a stop, or leases run out), oldest first, along push_deliveries_owed_idx. */
+export function owedDeliveries(db: Db, limit: number) {
+  return db
+    .selectFrom('push_deliveries')
+    .select('id')
+    .where('state', 'in', ['pending', 'sending'])
+    .where('next_attempt_at', '<=', sql<Date>`now()`)
+    .where((w) => w.or([w('state', '=', 'pending'), w('locked_until', '<', sql<Date>`now()`)]))
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Failed deliveries (retries used up) for the console's health card: the count and the newest. */
+export async function failedDeliveries(db: Db, limit: number) {
+  const [count, newest] = await Promise.all([
+    db
+      .selectFrom('push_deliveries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('state', '=', 'failed')
+      .executeTakeFirst(),
+    db
+      .selectFrom('push_deliveries')
+      .select(['id', 'service_host', 'last_error', 'attempts', 'settled_at'])
+      .where('state', '=', 'failed')
+      .orderBy('settled_at', 'desc')
+      .limit(limit)
+      .execute(),
+  ]);
+  return { count: Number(count?.n ?? 0), newest };
+}
