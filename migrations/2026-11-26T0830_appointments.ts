@@ -111,9 +111,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sent_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('appointment_reminders_pk', ['appointment_id', 'which', 'starts_at'])
     .execute();
+
+  // Appointment mails carry an .ics invitation: kept with the mail, so a retried or swept mail sends it too.
+  await db.schema.alterTable('outbox').addColumn('attachments', 'jsonb').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('outbox').dropColumn('attachments').execute();
   await db.schema.dropTable('appointment_reminders').ifExists().execute();
   await db.schema.dropTable('appointments').ifExists().execute();
   await db.schema.dropTable('availability_exceptions').ifExists().execute();

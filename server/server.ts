@@ -17,6 +17,7 @@ import { createMailer, type MailSink } from './mail/mailer.js';
 import { createMetrics } from './observability/metrics.js';
 import { registerServerMetrics } from './observability/server-metrics.js';
 import { startFollowUps } from './check-in/start.js';
+import { scheduleAppointmentReminders } from './appointments/reminders.js';
 import { createMessagesBus } from './messages/events.js';
 import { scheduleMessageNotices } from './messages/notify.js';
 import { keepFeedPagesFresh } from './feed/freshness.js';
@@ -73,6 +74,7 @@ export async function createDeps(
     const started = await startFollowUps({ config, dbHandle, logger, mailer, metrics, clock });
     await scheduleMessageNotices(started.jobs, { db: dbHandle.db, mailer, logger, config }, clock);
     await scheduleAttachmentCleanup(started.jobs, { db: dbHandle.db, storage, logger, clock });
+    await scheduleAppointmentReminders(started.jobs, { db: dbHandle.db, mailer, logger, config }, clock);
     return started;
   });
   const messagesBus = createMessagesBus(dbHandle, (err) => logger.warn('bad messages notification', { error: err.message }));

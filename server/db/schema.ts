@@ -78,6 +78,8 @@ export interface OutboxTable {
   /** Who is delivering it (a random token) and until when; a lease run out may be taken over. */
   claim_token: string | null;
   claimed_until: NullableTimestamp;
+  /** Files sent with the mail (JSON: filename, contentType, content), e.g. an appointment's .ics. */
+  attachments: ColumnType<{ filename: string; contentType: string; content: string }[] | null, string | null | undefined, string | null>;
 }
 
 export interface CountriesTable {

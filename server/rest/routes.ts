@@ -1,3 +1,4 @@
+import { appointmentRoutes } from '../appointments/rest.js';
 import { attachmentRoutes } from '../attachments/rest.js';
 import { authRoutes } from '../auth/rest.js';
 import { checkInRoutes } from '../check-in/rest.js';
@@ -32,4 +33,5 @@ export const restRoutes: RestRoute[] = [
   ...messageRoutes,
   ...attachmentRoutes,
   ...invoiceRoutes,
+  ...appointmentRoutes,
 ];

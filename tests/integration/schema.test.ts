@@ -59,6 +59,7 @@ const expectedColumns = {
     'body_html',
     'claim_token',
     'claimed_until',
+    'attachments',
   ],
   countries: ['id', 'alpha2', 'name'],
   support_requests: ['id', 'user_id', 'name', 'email', 'message', 'status', 'created_at', 'reply', 'answered_at', 'answered_by'],
