@@ -168,15 +168,17 @@ export const rescheduleInput = z.object({
   tz: timeZoneField.optional(),
 });
 
-const reasonText = z
-  .string({ error: 'reason must be text' })
-  .trim()
-  .max(CANCEL_REASON_MAX, `reason must be at most ${CANCEL_REASON_MAX.toLocaleString('en-IN')} characters`)
-  .pipe(plainText('reason', { multiline: true }))
-  .nullish()
-  .transform((v) => (v ? v : null));
+/** A few optional lines for the other side (a cancellation's reason, the dietitian's message). */
+const noteText = (label: string) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(CANCEL_REASON_MAX, `${label} must be at most ${CANCEL_REASON_MAX.toLocaleString('en-IN')} characters`)
+    .pipe(plainText(label, { multiline: true }))
+    .nullish()
+    .transform((v) => (v ? v : null));
 
-export const cancelInput = z.object({ id: idField('id'), reason: reasonText, tz: timeZoneField.optional() });
+export const cancelInput = z.object({ id: idField('id'), reason: noteText('reason'), tz: timeZoneField.optional() });
 
 export const appointmentIdInput = z.object({ id: idField('id') });
 
@@ -211,13 +213,7 @@ export const markInput = z.object({
   status: z.enum(['done', 'no_show'], { error: "status must be 'done' or 'no_show'" }),
 });
 
-const messageText = z
-  .string({ error: 'message must be text' })
-  .trim()
-  .max(CANCEL_REASON_MAX, `message must be at most ${CANCEL_REASON_MAX.toLocaleString('en-IN')} characters`)
-  .pipe(plainText('message', { multiline: true }))
-  .nullish()
-  .transform((v) => (v ? v : null));
+const messageText = noteText('message');
 
 export const consoleMoveInput = z.object({ id: idField('id'), start: instantField('start'), message: messageText });
 export const consoleCancelInput = z.object({ id: idField('id'), message: messageText });

@@ -95,7 +95,7 @@ function Entitlement({ entitlement }: { entitlement: EntitlementView }) {
   }
   const rule = entitlement.rule === 'monthly' ? 'Your plan includes two follow-ups a month.' : 'Your plan includes one follow-up a week.';
   return (
-    <Card className="flex flex-wrap items-center justify-between gap-4 p-5" data-testid="entitlement">
+    <Card className="flex flex-wrap items-center justify-between gap-4 p-5">
       <div>
         <p className="text-sm text-slate-600">{entitlement.planName}</p>
         <p className="text-slate-700">{rule}</p>

@@ -106,29 +106,33 @@ export function AvailabilityPage() {
                             <option value="hours">Open</option>
                             <option value="break">Break</option>
                           </select>
-                          <input
-                            type="time"
-                            className={inputClass}
-                            aria-label={`${name} from`}
-                            value={toTime(w.startMinute)}
-                            onChange={(e) =>
-                              set({
-                                weekly: form.weekly.map((x, j) => (j === index ? { ...x, startMinute: toMinute(e.target.value) ?? 0 } : x)),
-                              })
-                            }
-                          />
-                          <span className="text-slate-500">to</span>
-                          <input
-                            type="time"
-                            className={inputClass}
-                            aria-label={`${name} to`}
-                            value={toTime(w.endMinute)}
-                            onChange={(e) =>
-                              set({
-                                weekly: form.weekly.map((x, j) => (j === index ? { ...x, endMinute: toMinute(e.target.value) ?? 0 } : x)),
-                              })
-                            }
-                          />
+                          <span className="flex items-center gap-2">
+                            <input
+                              type="time"
+                              className={inputClass}
+                              aria-label={`${name} from`}
+                              value={toTime(w.startMinute)}
+                              onChange={(e) =>
+                                set({
+                                  weekly: form.weekly.map((x, j) =>
+                                    j === index ? { ...x, startMinute: toMinute(e.target.value) ?? 0 } : x,
+                                  ),
+                                })
+                              }
+                            />
+                            <span className="text-slate-500">to</span>
+                            <input
+                              type="time"
+                              className={inputClass}
+                              aria-label={`${name} to`}
+                              value={toTime(w.endMinute)}
+                              onChange={(e) =>
+                                set({
+                                  weekly: form.weekly.map((x, j) => (j === index ? { ...x, endMinute: toMinute(e.target.value) ?? 0 } : x)),
+                                })
+                              }
+                            />
+                          </span>
                           <Button
                             variant="ghost"
                             size="sm"

@@ -295,35 +295,41 @@ export function TodayAppointments() {
   const today = useQuery({ ...trpc.admin.appointments.today.queryOptions(), staleTime: 0 });
   const [open, setOpen] = useState<AppointmentView | null>(null);
   return (
-    <Card className="p-4 sm:p-5" data-testid="today-appointments">
-      <div className="mb-3 flex items-center justify-between gap-2">
-        <h2 className="text-lg font-bold text-slate-900">Today’s appointments</h2>
-        <Link href="/appointments" className="text-sm font-semibold text-brand-800 hover:underline">
-          Week calendar
-        </Link>
-      </div>
-      {today.isPending ? (
-        <Loading label="Loading today’s appointments" compact />
-      ) : today.isError ? (
-        <LoadError error={today.error} onRetry={() => void today.refetch()} compact />
-      ) : today.data.appointments.length === 0 ? (
-        <p className="text-sm text-slate-500">No sessions today.</p>
-      ) : (
-        <ul className="divide-y divide-slate-100">
-          {today.data.appointments.map((a) => (
-            <li key={a.id}>
-              <button type="button" onClick={() => setOpen(a)} className="flex w-full items-center gap-3 py-2 text-left hover:bg-slate-50">
-                <span className="w-12 font-bold text-slate-900">{a.india.time}</span>
-                <span className="min-w-0 flex-1 truncate text-slate-800">
-                  {a.personName} <span className="text-slate-500">· {APPOINTMENT_KIND_LABELS[a.kind]}</span>
-                </span>
-                <span className="text-xs text-slate-500">{APPOINTMENT_STATUS_LABELS[a.status]}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {open && <AppointmentDialog appointment={open} onClose={() => setOpen(null)} />}
-    </Card>
+    <div data-testid="today-appointments">
+      <Card className="p-4 sm:p-5">
+        <div className="mb-3 flex items-center justify-between gap-2">
+          <h2 className="text-lg font-bold text-slate-900">Today’s appointments</h2>
+          <Link href="/appointments" className="text-sm font-semibold text-brand-800 hover:underline">
+            Week calendar
+          </Link>
+        </div>
+        {today.isPending ? (
+          <Loading label="Loading today’s appointments" compact />
+        ) : today.isError ? (
+          <LoadError error={today.error} onRetry={() => void today.refetch()} compact />
+        ) : today.data.appointments.length === 0 ? (
+          <p className="text-sm text-slate-500">No sessions today.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {today.data.appointments.map((a) => (
+              <li key={a.id}>
+                <button
+                  type="button"
+                  onClick={() => setOpen(a)}
+                  className="flex w-full items-center gap-3 py-2 text-left hover:bg-slate-50"
+                >
+                  <span className="w-12 font-bold text-slate-900">{a.india.time}</span>
+                  <span className="min-w-0 flex-1 truncate text-slate-800">
+                    {a.personName} <span className="text-slate-500">· {APPOINTMENT_KIND_LABELS[a.kind]}</span>
+                  </span>
+                  <span className="text-xs text-slate-500">{APPOINTMENT_STATUS_LABELS[a.status]}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {open && <AppointmentDialog appointment={open} onClose={() => setOpen(null)} />}
+      </Card>
+    </div>
   );
 }
