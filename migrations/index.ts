@@ -17,6 +17,7 @@ import * as messageAttachments from './2026-11-26T0730_message_attachments.js';
 import * as invoices from './2026-11-26T0720_invoices.js';
 import * as razorpayEvents from './2026-11-26T0860_razorpay_events.js';
 import * as push from './2026-11-26T0800_push.js';
+import * as appointments from './2026-11-26T0830_appointments.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0730_message_attachments': messageAttachments,
   '2026-11-26T0860_razorpay_events': razorpayEvents,
   '2026-11-26T0800_push': push,
+  '2026-11-26T0830_appointments': appointments,
 };

@@ -14,10 +14,17 @@ type Code = ConstructorParameters<typeof TRPCError>[0]['code'];
 export class AppError extends TRPCError {
   readonly fieldErrors?: FieldErrors;
   readonly retryAfterSeconds?: number;
-  constructor(code: Code, message: string, opts: { fieldErrors?: FieldErrors; retryAfterSeconds?: number; cause?: unknown } = {}) {
+  /** What the caller can act on beside the message (e.g. a 409's next free slots): REST puts it in `data`, tRPC in `data.details`. */
+  readonly details?: Record<string, unknown>;
+  constructor(
+    code: Code,
+    message: string,
+    opts: { fieldErrors?: FieldErrors; retryAfterSeconds?: number; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super({ code, message, cause: opts.cause });
     this.fieldErrors = opts.fieldErrors;
     this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.details = opts.details;
   }
 }
 
@@ -83,6 +90,7 @@ export type DescribedError = {
   message: string;
   fieldErrors?: FieldErrors;
   retryAfterSeconds?: number;
+  details?: Record<string, unknown>;
 };
 
 /**
@@ -124,5 +132,6 @@ export function describeError(error: unknown, exposeInternal = false): Described
     message: trpcError.message,
     fieldErrors: trpcError instanceof AppError ? trpcError.fieldErrors : undefined,
     retryAfterSeconds: trpcError instanceof AppError ? trpcError.retryAfterSeconds : undefined,
+    details: trpcError instanceof AppError ? trpcError.details : undefined,
   };
 }

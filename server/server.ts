@@ -17,6 +17,7 @@ import { createMailer, type MailSink } from './mail/mailer.js';
 import { createMetrics } from './observability/metrics.js';
 import { registerServerMetrics } from './observability/server-metrics.js';
 import { startFollowUps } from './check-in/start.js';
+import { scheduleAppointmentReminders } from './appointments/reminders.js';
 import { createMessagesBus } from './messages/events.js';
 import { createInvoicesBus } from './payments/events.js';
 import { scheduleMessageNotices } from './messages/notify.js';
@@ -78,6 +79,7 @@ export async function createDeps(
     await schedulePush(started.jobs, { db: dbHandle.db, logger, vapid, policy: config.push });
     await scheduleMessageNotices(started.jobs, { db: dbHandle.db, mailer, logger, config, jobs: started.jobs }, clock);
     await scheduleAttachmentCleanup(started.jobs, { db: dbHandle.db, storage, logger, clock });
+    await scheduleAppointmentReminders(started.jobs, { db: dbHandle.db, mailer, logger, config }, clock);
     return started;
   });
   const messagesBus = createMessagesBus(dbHandle, (err) => logger.warn('bad messages notification', { error: err.message }));

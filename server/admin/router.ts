@@ -1,3 +1,4 @@
+import { appointmentsConsoleRouter } from '../appointments/router.js';
 import { router } from '../trpc/init.js';
 import { auditRouter } from './audit-log/router.js';
 import { bookingsRouter } from './bookings/router.js';
@@ -31,4 +32,5 @@ export const adminRouter = router({
   followUps: followUpsRouter,
   messages: messagesInboxRouter,
   payments: paymentsRouter,
+  appointments: appointmentsConsoleRouter,
 });

@@ -117,10 +117,17 @@ export async function markBookingConverted(db: Db, id: number, clientId: number)
   return { id: before.id, name: before.name, previousStatus: before.status };
 }
 
-function updateBookingConverted(db: Db, id: number, clientId: number) {
-  return db
+async function updateBookingConverted(db: Db, id: number, clientId: number) {
+  await db
     .updateTable('consultations')
     .set({ status: 'converted', client_id: clientId, updated_at: new Date() })
     .where('id', '=', id)
+    .execute();
+  // The free consultation the visitor booked becomes the new client's appointment.
+  await db
+    .updateTable('appointments')
+    .set({ client_id: clientId, updated_at: new Date() })
+    .where('consultation_id', '=', id)
+    .where('client_id', 'is', null)
     .execute();
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantField, timeZoneField } from '../appointments/schema.js';
 import type { ConsultationStatus } from '../db/schema.js';
 import { INT32_MAX, numberField, requiredText } from '../validation.js';
 
@@ -100,13 +101,19 @@ export const consultationForm = z.object({
   isMedicalCondition: medicalConditionField,
 });
 
-/** The call takes exactly the form. */
-export const bookConsultationInput = consultationForm;
+/**
+ * The call takes the form and, when the visitor picked one, a free slot (an instant from
+ * GET /api/appointments/slots?kind=consultation) with their time zone; without a slot it is a callback request.
+ */
+export const bookConsultationInput = consultationForm.extend({
+  slot: instantField('slot').optional(),
+  tz: timeZoneField.optional(),
+});
 
 /** What react-hook-form holds (raw field values) and what it hands to submit (parsed). */
 export type ConsultationFormInput = z.input<typeof consultationForm>;
 export type ConsultationFormValues = z.output<typeof consultationForm>;
-export type BookConsultationInput = ConsultationFormValues;
+export type BookConsultationInput = z.output<typeof bookConsultationInput>;
 
 export const CONSULTATION_BOOKED = "Your consultation has been booked successfully! We'll get in touch with you soon.";
 

@@ -15,6 +15,8 @@ import { heightTextToMetres } from './height.js';
 import { oneLine } from '../support/service.js';
 import type { RequestMeta } from '../trpc/context.js';
 import * as repo from './repo.js';
+import { consultationSlotOffer, consultationTaken, placeConsultationSlot, SlotTaken } from '../appointments/service.js';
+import { isTimeTaken } from '../appointments/repo.js';
 import {
   BOOKING_STATUS_LABELS,
   BOOKING_TRANSITIONS,
@@ -33,16 +35,39 @@ import {
  * or mailed; only someone presenting both gets that answer, so it says
  * nothing about anyone else's booking.
  */
-export async function bookConsultation(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, meta: RequestMeta, input: BookConsultationInput) {
+export async function bookConsultation(
+  deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock'>,
+  meta: RequestMeta,
+  input: BookConsultationInput,
+) {
   const country = await findCountry(deps.db, input.country);
   if (!country) throw badRequest(CHOOSE_A_COUNTRY, { country: [CHOOSE_A_COUNTRY] });
+  // A chosen slot is checked before anything is stored: a time never offered is 400, a taken one 409.
+  const offeredBy = input.slot ? await consultationSlotOffer(deps, input.slot, input.tz) : null;
   await takeSlot(deps.db, 'consultation requests', publicFormLimits(deps.config.rateLimits, 'consultation', meta.ip, input.email));
-  const booked = await deps.db.transaction().execute(async (trx) => {
-    await repo.lockBookingsOf(trx, input.email, input.contact);
-    const first = await repo.findOpenRepeat(trx, input.email, input.contact);
-    if (first) return { ...first, repeated: true };
-    return { ...(await repo.insertConsultation(trx, input)), repeated: false };
-  });
+  let deliverSlot = () => {};
+  const booked = await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      await repo.lockBookingsOf(trx, input.email, input.contact);
+      const first = await repo.findOpenRepeat(trx, input.email, input.contact);
+      if (first) return { ...first, repeated: true };
+      const created = await repo.insertConsultation(trx, input);
+      if (input.slot && offeredBy)
+        deliverSlot = await placeConsultationSlot(trx, deps, {
+          consultationId: created.id,
+          start: input.slot,
+          dietitianIds: offeredBy,
+          tz: input.tz,
+        });
+      return { ...created, repeated: false };
+    })
+    .catch(async (err) => {
+      // Taken meanwhile (by the check in code or the database's constraint): nothing was stored.
+      if (input.slot && (err instanceof SlotTaken || isTimeTaken(err))) throw await consultationTaken(deps, input.slot, input.tz);
+      throw err;
+    });
+  deliverSlot();
   if (booked.repeated) {
     return {
       message: repeatBookingMessage(booked.created_at, input.contact),

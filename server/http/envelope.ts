@@ -67,5 +67,6 @@ export function errorEnvelope(c: Context, error: unknown, opts: { logger: Logger
   const d = describeError(error);
   if (d.status >= 500) opts.logger.error(`${opts.what} failed`, { reqId: opts.reqId, error: String((error as Error)?.cause ?? error) });
   if (d.retryAfterSeconds) c.header('Retry-After', String(d.retryAfterSeconds));
-  return envelope(c, d.status, d.message, d.fieldErrors ? { fieldErrors: d.fieldErrors } : undefined);
+  const data = d.fieldErrors || d.details ? { ...d.details, ...(d.fieldErrors ? { fieldErrors: d.fieldErrors } : {}) } : undefined;
+  return envelope(c, d.status, d.message, data);
 }

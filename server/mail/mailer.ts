@@ -19,7 +19,12 @@ export type Mail = {
    * reads HIDDEN_IN_OUTBOX instead.
    */
   sensitive?: string[];
+  /** Files sent with the mail (an appointment's .ics invitation); kept in the outbox so a retry sends them too. */
+  attachments?: MailAttachment[];
 };
+
+/** A small text file attached to a mail; never health data (it is kept in the outbox as it is). */
+export type MailAttachment = { filename: string; contentType: string; content: string };
 
 export const HIDDEN_IN_OUTBOX = '[link hidden: only the recipient receives it; send a new one from the console]';
 
@@ -104,7 +109,13 @@ export async function recordMail(db: Db, mail: Mail): Promise<RecordedMail> {
   const claimToken = randomUUID();
   const row = await repo.insertQueuedMail(
     db,
-    { to_address: mail.to, subject: mail.subject, body_text: kept.text, body_html: kept.html },
+    {
+      to_address: mail.to,
+      subject: mail.subject,
+      body_text: kept.text,
+      body_html: kept.html,
+      attachments: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
+    },
     claimToken,
   );
   return { id: row.id, claimToken };
@@ -153,7 +164,14 @@ export function createMailer(opts: {
       return settle({ status: 'logged' });
     }
     try {
-      await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await transport.sendMail({
+        from: opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        attachments: mail.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+      });
     } catch (err) {
       const message = (err as Error).message;
       opts.logger.warn(`mail delivery failed (outbox #${id})`, { error: message });
@@ -172,11 +190,18 @@ export function createMailer(opts: {
   const deliverRecorded = (recorded: RecordedMail, mail: Mail) =>
     inBackground(`mail delivery failed (outbox #${recorded.id})`, deliver(recorded, mail));
 
-  const stored = (row: { to_address: string; subject: string; body_text: string; body_html: string | null }): Mail => ({
+  const stored = (row: {
+    to_address: string;
+    subject: string;
+    body_text: string;
+    body_html: string | null;
+    attachments: MailAttachment[] | null;
+  }): Mail => ({
     to: row.to_address,
     subject: row.subject,
     text: row.body_text,
     html: row.body_html ?? undefined,
+    ...(row.attachments ? { attachments: row.attachments } : {}),
   });
 
   const sweepAbandoned = async () => {

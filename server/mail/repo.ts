@@ -45,7 +45,7 @@ const retryable = (eb: ExpressionBuilder<Database, 'outbox'>) => eb.or([eb('stat
 /** Writes a mail to the outbox as queued, leased to the caller under `claimToken` (sensitive parts already hidden). */
 export function insertQueuedMail(
   db: Db,
-  mail: { to_address: string; subject: string; body_text: string; body_html: string | null },
+  mail: { to_address: string; subject: string; body_text: string; body_html: string | null; attachments: string | null },
   claimToken: string,
 ) {
   return db
@@ -90,7 +90,7 @@ export function takeAbandonedMail(db: Db, claimToken: string, limit: number) {
     .set({ claim_token: claimToken, claimed_until: leaseEnd() })
     .where('id', 'in', (eb) => eb.selectFrom('outbox').select('id').where(leaseRanOut).orderBy('id').limit(limit).forUpdate().skipLocked())
     .where(leaseRanOut)
-    .returning(['id', 'to_address', 'subject', 'body_text', 'body_html'])
+    .returning(['id', 'to_address', 'subject', 'body_text', 'body_html', 'attachments'])
     .execute();
 }
 
@@ -112,7 +112,7 @@ export function takeMailForRetry(db: Db, id: number, claimToken: string, hiddenM
     .where('id', '=', id)
     .where(retryable)
     .where(sql<boolean>`strpos(body_text, ${hiddenMarker}) = 0`)
-    .returning(['id', 'to_address', 'subject', 'body_text', 'body_html'])
+    .returning(['id', 'to_address', 'subject', 'body_text', 'body_html', 'attachments'])
     .executeTakeFirst();
 }
 

@@ -51,6 +51,35 @@ const fieldErrorsData: JsonSchema = {
   },
 };
 
+const clockSchema: JsonSchema = {
+  type: 'object',
+  required: ['date', 'time', 'zone'],
+  properties: { date: { type: 'string' }, time: { type: 'string' }, zone: { type: 'string' } },
+};
+
+/** A 409 for a time taken meanwhile (appointments): the next free slots instead of field errors. */
+const nextSlotsData: JsonSchema = {
+  type: 'object',
+  required: ['nextSlots'],
+  additionalProperties: false,
+  properties: {
+    nextSlots: {
+      type: 'array',
+      description: 'The next free slots after the one asked for, soonest first.',
+      items: {
+        type: 'object',
+        required: ['start', 'end', 'local', 'india'],
+        properties: {
+          start: { type: 'string', format: 'date-time' },
+          end: { type: 'string', format: 'date-time' },
+          local: clockSchema,
+          india: clockSchema,
+        },
+      },
+    },
+  },
+};
+
 /** The envelope of every error (server/http/envelope.ts: errorEnvelope). */
 const errorSchema: JsonSchema = {
   type: 'object',
@@ -59,7 +88,7 @@ const errorSchema: JsonSchema = {
   properties: {
     status: { type: 'integer', description: 'Equal to the HTTP status.' },
     message: { type: 'string', description: 'What went wrong, written for the person who reads it.' },
-    data: { $ref: '#/components/schemas/FieldErrors' },
+    data: { anyOf: [{ $ref: '#/components/schemas/FieldErrors' }, { $ref: '#/components/schemas/NextSlots' }] },
   },
 };
 
@@ -377,7 +406,13 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], opts: { publi
           description: 'The session token from sign-in (valid about an hour; refresh with /auth/refresh-token).',
         },
       },
-      schemas: { Error: errorSchema, ValidationError: validationErrorSchema, FieldErrors: fieldErrorsData, ...converter.defs },
+      schemas: {
+        Error: errorSchema,
+        ValidationError: validationErrorSchema,
+        FieldErrors: fieldErrorsData,
+        NextSlots: nextSlotsData,
+        ...converter.defs,
+      },
       responses: Object.fromEntries(Object.entries(ERROR_ANSWERS).map(([status, answer]) => [answer.name, errorResponse(Number(status))])),
     },
   };

@@ -1,3 +1,4 @@
+import { appointmentRoutes } from '../appointments/rest.js';
 import { attachmentRoutes } from '../attachments/rest.js';
 import { authRoutes } from '../auth/rest.js';
 import { checkInRoutes } from '../check-in/rest.js';
@@ -36,4 +37,5 @@ export const restRoutes: RestRoute[] = [
   ...invoiceRoutes,
   ...pushRoutes,
   ...notificationRoutes,
+  ...appointmentRoutes,
 ];

@@ -22,6 +22,7 @@ const t = initTRPC.context<Context>().create({
         stack: undefined,
         fieldErrors: described.fieldErrors ?? null,
         retryAfterSeconds: described.retryAfterSeconds ?? null,
+        details: described.details ?? null,
       },
     };
   },

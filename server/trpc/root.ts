@@ -1,4 +1,5 @@
 import { adminRouter } from '../admin/router.js';
+import { appointmentsRouter } from '../appointments/router.js';
 import { authRouter } from '../auth/router.js';
 import { checkInRouter } from '../check-in/router.js';
 import { consultationRouter } from '../consultation/router.js';
@@ -39,6 +40,7 @@ export const appRouter = router({
   invoice: invoiceRouter,
   push: pushRouter,
   notifications: notificationsRouter,
+  appointments: appointmentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

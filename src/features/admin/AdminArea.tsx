@@ -1,3 +1,5 @@
+import { AvailabilityPage } from '../appointments/console/AvailabilityPage';
+import { AppointmentsCalendarPage } from '../appointments/console/CalendarPage';
 import { SearchX, ShieldAlert } from 'lucide-react';
 import { Link, Redirect, Route, Switch } from 'wouter';
 import { buttonClasses } from '../../components/ui/Button';
@@ -67,6 +69,8 @@ function Console() {
         <Route path="/clients/:id/edit" component={EditClientPage} />
         <Route path="/clients/:id" component={ClientPage} />
         <Route path="/follow-ups" component={FollowUpsPage} />
+        <Route path="/appointments" component={AppointmentsCalendarPage} />
+        <Route path="/appointments/availability" component={AvailabilityPage} />
         <Route path="/messages" component={MessagesInboxPage} />
         <Route path="/messages/settings" component={MessageSettingsPage} />
         <Route path="/messages/:id" component={MessagesInboxPage} />

@@ -1,5 +1,6 @@
 import {
   CalendarClock,
+  CalendarDays,
   ClipboardCheck,
   ClipboardList,
   CreditCard,
@@ -21,6 +22,7 @@ export const ADMIN_LINKS: ShellLink[] = [
   { title: 'Messages', href: '/messages', Icon: MessageCircle },
   { title: 'Clients', href: '/clients', Icon: Users },
   { title: 'Follow-ups', href: '/follow-ups', Icon: ClipboardCheck },
+  { title: 'Appointments', href: '/appointments', Icon: CalendarDays },
   { title: 'Feed', href: '/feed', Icon: Newspaper },
   { title: 'Diet plans', href: '/diet-plans', Icon: FileText },
   { title: 'Subscriptions', href: '/subscriptions', Icon: CreditCard },

@@ -4,6 +4,7 @@ import { buttonClasses } from '../../components/ui/Button';
 import { Page } from '../../components/ui/Page';
 import { EmptyState } from '../../components/ui/States';
 import { useSignedIn } from '../../lib/use-session';
+import { AppointmentsPage } from '../appointments/AppointmentsPage';
 import { CheckBmiPage } from './bmi/CheckBmiPage';
 import { CheckInPage } from './check-in/CheckInPage';
 import { DashboardShell } from './DashboardShell';
@@ -54,6 +55,7 @@ function SignedInDashboard() {
         <Route path="/profile" component={ProfilePage} />
         <Route path="/check-in" component={CheckInPage} />
         <Route path="/payments" component={PaymentsPage} />
+        <Route path="/appointments" component={AppointmentsPage} />
         <Route component={DashboardNotFound} />
       </Switch>
     </DashboardShell>

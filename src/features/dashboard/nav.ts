@@ -1,6 +1,7 @@
 import {
   Activity,
   BookOpen,
+  CalendarClock,
   ClipboardCheck,
   CreditCard,
   FileText,
@@ -23,6 +24,7 @@ export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'My Diet Plans', href: '/diet-plan', Icon: FileText },
   { title: 'Update Weight', href: '/update-weight', Icon: Scale, also: ['/weight-history'] },
   { title: 'Check-in', href: '/check-in', Icon: ClipboardCheck },
+  { title: 'Appointments', href: '/appointments', Icon: CalendarClock },
   { title: 'Write a Review', href: '/write-review', Icon: Star },
   { title: 'Active Subscription', href: '/active-subscription', Icon: CreditCard },
   { title: 'Payments', href: '/payments', Icon: IndianRupee },

@@ -7,6 +7,7 @@ import { useTRPC } from '../../../lib/trpc';
 import { VisitsChart } from '../charts/VisitsChart';
 import { LoadError, Loading, Page } from '../ui';
 import { OperationalHealth } from './OperationalHealth';
+import { TodayAppointments } from '../../appointments/console/CalendarPage';
 
 export function OverviewPage() {
   const trpc = useTRPC();
@@ -64,6 +65,7 @@ export function OverviewPage() {
               hint={`${overview.data.rating.count} ${overview.data.rating.count === 1 ? 'review' : 'reviews'}`}
             />
           </div>
+          <TodayAppointments />
           <Card title="Visits, last 30 days">
             <div className="p-4 sm:p-5">
               <VisitsChart days={overview.data.visits} />

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import {
@@ -16,6 +16,9 @@ import { controlClasses, FieldShell, TextField } from '../../../components/ui/Fi
 import { errorMessage, fieldErrors } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
 import { RadioGroupField } from './RadioGroupField';
+import type { SlotView } from '../../../../server/appointments/schema';
+import { SlotPicker } from '../../appointments/SlotPicker';
+import { nextSlotsOf, viewerTimeZone } from '../../appointments/slots';
 
 type Fields = Record<keyof ConsultationFormInput, string>;
 
@@ -50,6 +53,11 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
   const countries = useQuery({ ...trpc.countries.list.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
   const book = useMutation(trpc.consultation.book.mutationOptions());
   const countryId = useId();
+  // A free slot for the call (issue 26), in the visitor's own time zone; none picked is a callback request.
+  const tz = viewerTimeZone();
+  const slots = useQuery({ ...trpc.appointments.slots.queryOptions({ kind: 'consultation', tz }), staleTime: 0 });
+  const [slot, setSlot] = useState<SlotView | null>(null);
+  const [offered, setOffered] = useState<SlotView[] | null>(null);
   const {
     register,
     handleSubmit,
@@ -67,12 +75,21 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const booked = await overlay.run(book.mutateAsync(values));
+      const booked = await overlay.run(book.mutateAsync(slot ? { ...values, slot: slot.start, tz } : values));
       // A repeat of an open request says it is in hand (and since when) instead of pretending to book again.
       toast.success(booked.repeated ? booked.message : CONSULTATION_BOOKED);
       reset(EMPTY_CONSULTATION);
+      setSlot(null);
+      setOffered(null);
       onBooked();
     } catch (err) {
+      const next = nextSlotsOf(err);
+      if (next) {
+        // Taken meanwhile: nothing was stored; the next free times are offered instead.
+        setOffered(next);
+        setSlot(null);
+        void slots.refetch();
+      }
       // The server's field errors, in the form's order; focus goes to the first, as after a failed check here.
       const serverErrors = fieldErrors(err);
       const inError = (Object.keys(EMPTY_CONSULTATION) as (keyof Fields)[]).filter((field) => serverErrors[field]?.[0]);
@@ -135,6 +152,30 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
         error={errors.isMedicalCondition?.message}
         {...register('isMedicalCondition')}
       />
+      <div className="flex flex-col gap-2 border-t border-slate-200 pt-4" data-testid="consult-slots">
+        <p className="text-sm text-slate-600">Pick a time for your free video consultation, or leave it and we will call you back.</p>
+        {offered && (
+          <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" role="status">
+            That time was just taken. These are the next free ones.
+          </p>
+        )}
+        {slots.isPending ? (
+          <p className="text-sm text-slate-500">Loading free times…</p>
+        ) : slots.isError ? null : (
+          <SlotPicker
+            slots={offered ?? slots.data.slots}
+            timeZone={tz}
+            value={slot?.start ?? null}
+            onChange={setSlot}
+            label="Free consultation time (optional)"
+          />
+        )}
+        {slot && (
+          <button type="button" className="self-start text-sm font-semibold text-brand-800 underline" onClick={() => setSlot(null)}>
+            No time, call me back instead
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -1,0 +1,371 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CalendarCheck2, CalendarPlus, Clock, Video } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import {
+  APPOINTMENT_KIND_LABELS,
+  type AppointmentView,
+  CLIENT_CHANGE_HOURS,
+  type EntitlementView,
+  type SlotView,
+} from '../../../server/appointments/schema';
+import { Button, buttonClasses } from '../../components/ui/Button';
+import { Card } from '../../components/ui/Card';
+import { Modal } from '../../components/ui/Modal';
+import { Page } from '../../components/ui/Page';
+import { EmptyState, LoadError, Loading } from '../../components/ui/States';
+import { errorMessage } from '../../lib/errors';
+import { toastError } from '../../lib/notify';
+import { newRequestKey } from '../../lib/request-key';
+import { toast } from '../../lib/toast';
+import { useTRPC, useTRPCClient } from '../../lib/trpc';
+import { SlotPicker } from './SlotPicker';
+import { dayLabel, isIndia, nextSlotsOf, viewerTimeZone } from './slots';
+
+/**
+ * A client's appointments (issue 26): what the plan still includes this month, the upcoming sessions with
+ * their call page, moving and cancelling (until 12 hours before), and booking a follow-up from the free
+ * slots in the client's own time zone, with India time beside it.
+ */
+export function AppointmentsPage() {
+  const trpc = useTRPC();
+  const tz = viewerTimeZone();
+  const list = useQuery({ ...trpc.appointments.list.queryOptions({ tz }), staleTime: 0 });
+  const entitlement = list.data?.entitlement;
+  return (
+    <Page title="Appointments" lead="Video follow-ups with your dietitian: book, move or cancel a session." width="max-w-3xl">
+      {list.isPending ? (
+        <Loading label="Loading your appointments" />
+      ) : list.isError ? (
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <div className="flex flex-col gap-6">
+          {entitlement && <Entitlement entitlement={entitlement} />}
+          <section aria-labelledby="upcoming-heading">
+            <h2 id="upcoming-heading" className="mb-3 text-lg font-bold text-slate-900">
+              Upcoming
+            </h2>
+            {list.data.upcoming.length === 0 ? (
+              <Card>
+                <EmptyState Icon={CalendarCheck2} compact testId="no-appointments">
+                  No sessions booked yet.
+                </EmptyState>
+              </Card>
+            ) : (
+              <ul className="flex flex-col gap-3">
+                {list.data.upcoming.map((a) => (
+                  <UpcomingItem key={a.id} appointment={a} timeZone={tz} />
+                ))}
+              </ul>
+            )}
+          </section>
+          {entitlement && entitlement.rule !== 'none' && <BookFollowUp timeZone={tz} disabled={entitlement.leftThisMonth === 0} />}
+          {list.data.past.length > 0 && (
+            <section aria-labelledby="past-heading">
+              <h2 id="past-heading" className="mb-3 text-lg font-bold text-slate-900">
+                Past and cancelled
+              </h2>
+              <Card>
+                <ul className="divide-y divide-slate-100">
+                  {list.data.past.map((a) => (
+                    <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+                      <span className="text-slate-700">
+                        {APPOINTMENT_KIND_LABELS[a.kind]} · {dayLabel(a.local.date)} {a.local.time}
+                      </span>
+                      <StatusPill status={a.status} />
+                    </li>
+                  ))}
+                </ul>
+              </Card>
+            </section>
+          )}
+        </div>
+      )}
+    </Page>
+  );
+}
+
+function Entitlement({ entitlement }: { entitlement: EntitlementView }) {
+  if (entitlement.rule === 'none') {
+    return (
+      <Card className="p-5">
+        <p className="text-slate-700">Follow-up sessions come with a running plan. Once your plan starts, you can book them here.</p>
+      </Card>
+    );
+  }
+  const rule = entitlement.rule === 'monthly' ? 'Your plan includes two follow-ups a month.' : 'Your plan includes one follow-up a week.';
+  return (
+    <Card className="flex flex-wrap items-center justify-between gap-4 p-5">
+      <div>
+        <p className="text-sm text-slate-600">{entitlement.planName}</p>
+        <p className="text-slate-700">{rule}</p>
+      </div>
+      <p className="text-right">
+        <span className="block text-3xl font-extrabold text-brand-800" data-testid="left-this-month">
+          {entitlement.leftThisMonth}
+        </span>
+        <span className="text-sm text-slate-600">left this month</span>
+      </p>
+    </Card>
+  );
+}
+
+const STATUS_TONES: Record<AppointmentView['status'], string> = {
+  booked: 'bg-brand-50 text-brand-800',
+  done: 'bg-slate-100 text-slate-700',
+  cancelled: 'bg-red-50 text-red-700',
+  no_show: 'bg-amber-50 text-amber-800',
+};
+const STATUS_WORDS: Record<AppointmentView['status'], string> = {
+  booked: 'Booked',
+  done: 'Done',
+  cancelled: 'Cancelled',
+  no_show: 'Missed',
+};
+
+function StatusPill({ status }: { status: AppointmentView['status'] }) {
+  return <span className={`rounded-full px-3 py-0.5 text-xs font-semibold ${STATUS_TONES[status]}`}>{STATUS_WORDS[status]}</span>;
+}
+
+function WhenText({ a, timeZone }: { a: AppointmentView; timeZone: string }) {
+  return (
+    <>
+      <span className="font-semibold text-slate-900">
+        {dayLabel(a.local.date, { weekday: 'long' })}, {a.local.time}
+      </span>
+      {!isIndia(timeZone) && (
+        <span className="text-sm text-slate-500">
+          {' '}
+          · India {a.india.time}
+          {a.india.date !== a.local.date ? ` (${dayLabel(a.india.date)})` : ''}
+        </span>
+      )}
+    </>
+  );
+}
+
+function UpcomingItem({ appointment: a, timeZone }: { appointment: AppointmentView; timeZone: string }) {
+  const client = useTRPCClient();
+  const [moving, setMoving] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const downloadIcs = async () => {
+    try {
+      const file = await client.appointments.ics.query({ id: a.id });
+      const url = URL.createObjectURL(new Blob([file.content], { type: 'text/calendar' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = file.filename;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (error) {
+      toastError(error);
+    }
+  };
+  return (
+    <li data-testid="upcoming-appointment">
+      <Card className="flex flex-col gap-3 p-4 sm:p-5">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div>
+            <p className="text-sm font-semibold uppercase tracking-wide text-brand-800">{APPOINTMENT_KIND_LABELS[a.kind]}</p>
+            <p>
+              <WhenText a={a} timeZone={timeZone} />
+            </p>
+            <p className="text-sm text-slate-600">With {a.dietitianName}</p>
+          </div>
+          <StatusPill status={a.status} />
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Link href={`~${a.callPath}`} className={buttonClasses('primary', 'sm')}>
+            <Video className="h-4 w-4" aria-hidden="true" />
+            Call page
+          </Link>
+          <Button variant="secondary" size="sm" onClick={() => void downloadIcs()}>
+            <CalendarPlus className="h-4 w-4" aria-hidden="true" />
+            Add to calendar
+          </Button>
+          {a.canChange && (
+            <>
+              <Button variant="ghost" size="sm" onClick={() => setMoving(true)}>
+                Move
+              </Button>
+              <Button variant="ghost" size="sm" className="text-red-700" onClick={() => setCancelling(true)}>
+                Cancel
+              </Button>
+            </>
+          )}
+        </div>
+        {!a.canChange && a.status === 'booked' && (
+          <p className="flex items-center gap-1.5 text-xs text-slate-500">
+            <Clock className="h-3.5 w-3.5" aria-hidden="true" />
+            Less than {CLIENT_CHANGE_HOURS} hours to go: to move or cancel it, message your dietitian.
+          </p>
+        )}
+      </Card>
+      {moving && <MoveDialog appointment={a} timeZone={timeZone} onClose={() => setMoving(false)} />}
+      {cancelling && <CancelDialog appointment={a} onClose={() => setCancelling(false)} />}
+    </li>
+  );
+}
+
+function useFollowUpSlots(timeZone: string) {
+  const trpc = useTRPC();
+  return useQuery({ ...trpc.appointments.slots.queryOptions({ kind: 'follow_up', tz: timeZone }), staleTime: 0 });
+}
+
+function BookFollowUp({ timeZone, disabled }: { timeZone: string; disabled: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const slots = useFollowUpSlots(timeZone);
+  const [picked, setPicked] = useState<SlotView | null>(null);
+  const [offered, setOffered] = useState<SlotView[] | null>(null);
+  const [key, setKey] = useState(newRequestKey);
+  const book = useMutation(trpc.appointments.book.mutationOptions());
+  const submit = async () => {
+    if (!picked) return;
+    try {
+      await book.mutateAsync({ start: picked.start, kind: 'follow_up', clientRequestId: key, tz: timeZone });
+      toast.success('Booked. A calendar invitation is on its way by e-mail.');
+      setPicked(null);
+      setOffered(null);
+      setKey(newRequestKey());
+      await queryClient.invalidateQueries({ queryKey: trpc.appointments.pathKey() });
+    } catch (error) {
+      const next = nextSlotsOf(error);
+      if (next) {
+        setOffered(next);
+        setPicked(null);
+        setKey(newRequestKey());
+        void slots.refetch();
+      }
+      toast.error(errorMessage(error));
+    }
+  };
+  return (
+    <section aria-labelledby="book-heading">
+      <h2 id="book-heading" className="mb-3 text-lg font-bold text-slate-900">
+        Book a follow-up
+      </h2>
+      <Card className="flex flex-col gap-4 p-4 sm:p-5">
+        {disabled ? (
+          <p className="text-slate-700">This month’s follow-ups are booked. You can book the next ones from the 1st.</p>
+        ) : slots.isPending ? (
+          <Loading label="Loading free times" compact />
+        ) : slots.isError ? (
+          <LoadError error={slots.error} onRetry={() => void slots.refetch()} compact />
+        ) : (
+          <>
+            {offered && (
+              <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" role="status">
+                That time was just taken. These are the next free ones.
+              </p>
+            )}
+            <SlotPicker slots={offered ?? slots.data.slots} timeZone={timeZone} value={picked?.start ?? null} onChange={setPicked} />
+            <div className="flex justify-end">
+              <Button onClick={() => void submit()} disabled={!picked || book.isPending} data-testid="book-slot">
+                {picked ? `Book ${dayLabel(picked.local.date)}, ${picked.local.time}` : 'Pick a time'}
+              </Button>
+            </div>
+          </>
+        )}
+      </Card>
+    </section>
+  );
+}
+
+function MoveDialog({ appointment, timeZone, onClose }: { appointment: AppointmentView; timeZone: string; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const slots = useFollowUpSlots(timeZone);
+  const [picked, setPicked] = useState<SlotView | null>(null);
+  const move = useMutation(trpc.appointments.reschedule.mutationOptions());
+  const submit = async () => {
+    if (!picked) return;
+    try {
+      await move.mutateAsync({ id: appointment.id, start: picked.start, tz: timeZone });
+      toast.success('Moved. A new calendar invitation is on its way.');
+      await queryClient.invalidateQueries({ queryKey: trpc.appointments.pathKey() });
+      onClose();
+    } catch (error) {
+      toast.error(errorMessage(error));
+      void slots.refetch();
+    }
+  };
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Move this session"
+      wide
+      footer={
+        <div className="flex justify-end gap-2">
+          <Button variant="ghost" onClick={onClose}>
+            Keep it
+          </Button>
+          <Button onClick={() => void submit()} disabled={!picked || move.isPending}>
+            Move here
+          </Button>
+        </div>
+      }
+    >
+      {slots.isPending ? (
+        <Loading label="Loading free times" compact />
+      ) : slots.isError ? (
+        <LoadError error={slots.error} onRetry={() => void slots.refetch()} compact />
+      ) : (
+        <SlotPicker
+          slots={slots.data.slots}
+          timeZone={timeZone}
+          value={picked?.start ?? null}
+          onChange={setPicked}
+          label="Pick a new time"
+        />
+      )}
+    </Modal>
+  );
+}
+
+function CancelDialog({ appointment, onClose }: { appointment: AppointmentView; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState('');
+  const cancel = useMutation(trpc.appointments.cancel.mutationOptions());
+  const submit = async () => {
+    try {
+      await cancel.mutateAsync({ id: appointment.id, reason: reason.trim() || null });
+      toast.success('Cancelled.');
+      await queryClient.invalidateQueries({ queryKey: trpc.appointments.pathKey() });
+      onClose();
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Cancel this session?"
+      description={`${dayLabel(appointment.local.date, { weekday: 'long' })}, ${appointment.local.time} with ${appointment.dietitianName}`}
+      footer={
+        <div className="flex justify-end gap-2">
+          <Button variant="ghost" onClick={onClose}>
+            Keep it
+          </Button>
+          <Button variant="danger" onClick={() => void submit()} disabled={cancel.isPending}>
+            Cancel session
+          </Button>
+        </div>
+      }
+    >
+      <label className="flex flex-col gap-1 text-sm font-semibold text-slate-800">
+        Reason (optional)
+        <textarea
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          maxLength={1000}
+          rows={3}
+          className="rounded-lg border border-slate-300 p-2 font-normal"
+        />
+      </label>
+    </Modal>
+  );
+}
