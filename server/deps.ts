@@ -12,6 +12,8 @@ import type { FeedBus, FeedBusMessage } from './realtime/feed-bus.js';
 import type { FollowUpBus, FollowUpNotification } from './realtime/follow-up-bus.js';
 import type { LiveChannel } from './realtime/live-channel.js';
 import type { MessageNote, MessagesBus } from './messages/events.js';
+import type { JournalBus } from './journal/events.js';
+import type { JournalSignal } from './journal/schema.js';
 import type { FileStorage } from './storage/index.js';
 
 /**
@@ -41,6 +43,9 @@ export interface AppDeps {
   messagesBus: MessagesBus;
   /** The conversations' channel (messages.events, admin.messages.inboxEvents), fed by messagesBus. */
   messagesLive: LiveChannel<MessageNote>;
+  /** The meal journal's changes (the `journal` NOTIFY) and its channel (journal.events). */
+  journalBus: JournalBus;
+  journalLive: LiveChannel<JournalSignal>;
   /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
   jobs: JobQueue;
   /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */

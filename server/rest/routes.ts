@@ -6,6 +6,7 @@ import { countriesRoutes } from '../countries/rest.js';
 import { dietPlanRoutes } from '../diet-plan/rest.js';
 import { feedRoutes } from '../feed/rest.js';
 import { messageRoutes } from '../messages/rest.js';
+import { journalRoutes } from '../journal/rest.js';
 import { invoiceRoutes } from '../payments/rest.js';
 import { ratingRoutes } from '../rating/rest.js';
 import { subscriptionRoutes } from '../subscription/rest.js';
@@ -32,4 +33,5 @@ export const restRoutes: RestRoute[] = [
   ...messageRoutes,
   ...attachmentRoutes,
   ...invoiceRoutes,
+  ...journalRoutes,
 ];

@@ -5,6 +5,7 @@ import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
 import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
+import { journalRouter } from '../journal/router.js';
 import { messagesRouter } from '../messages/router.js';
 import { ratingRouter, testimonialsRouter } from '../rating/router.js';
 import { invoiceRouter } from '../payments/router.js';
@@ -35,6 +36,7 @@ export const appRouter = router({
   checkIn: checkInRouter,
   messages: messagesRouter,
   invoice: invoiceRouter,
+  journal: journalRouter,
 });
 
 export type AppRouter = typeof appRouter;
