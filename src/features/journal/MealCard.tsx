@@ -73,7 +73,11 @@ export function MealCard({ entry, audience, onEdit, onDelete, onChanged }: MealC
             <div className="mt-2 flex gap-1.5">
               {entry.photos.slice(1).map((p) => (
                 <a key={p.id} href={p.url} target="_blank" rel="noreferrer">
-                  <img src={p.thumbnailUrl ?? p.url} alt={`More of this ${MEAL_KINDS[entry.meal].toLowerCase()}`} className="h-12 w-12 rounded-lg object-cover" />
+                  <img
+                    src={p.thumbnailUrl ?? p.url}
+                    alt={`More of this ${MEAL_KINDS[entry.meal].toLowerCase()}`}
+                    className="h-12 w-12 rounded-lg object-cover"
+                  />
                 </a>
               ))}
             </div>
