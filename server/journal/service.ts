@@ -278,6 +278,15 @@ export async function deleteMeal(deps: JournalDeps, actor: SessionUser, id: numb
   return { id, message: 'Entry deleted' };
 }
 
+/** The journal's days lie between 1900 and a year from today (a day far outside has nothing, and no neighbours to count). */
+function checkDay(field: string, day: string | undefined, today: string) {
+  if (day === undefined) return;
+  if (day < '1900-01-01' || day > shiftDay(today, 366)) {
+    const message = `${field} must be a day between 1900 and a year from today`;
+    throw badRequest(message, { [field]: [message] });
+  }
+}
+
 /** A dietitian reading a client's journal is recorded in the audit log (health data access). */
 async function auditRead(db: Db, actor: SessionUser, clientId: number, range: { from: string; to: string }) {
   if (!isDietitian(actor)) return;
@@ -294,6 +303,8 @@ async function auditRead(db: Db, actor: SessionUser, clientId: number, range: { 
 export async function listMeals(db: Db, actor: SessionUser, input: ListMealsInput, now: Date) {
   const clientId = await clientToActFor(db, actor, input.clientId, 'clientId');
   const today = todayOf(now);
+  checkDay('from', input.from, today);
+  checkDay('to', input.to, today);
   const to = input.to ?? (input.from ? shiftDay(input.from, EDITABLE_DAYS - 1) : today);
   const from = input.from ?? shiftDay(to, -(EDITABLE_DAYS - 1));
   if (shiftDay(from, LIST_RANGE_MAX_DAYS - 1) < to) {
@@ -308,6 +319,7 @@ export async function listMeals(db: Db, actor: SessionUser, input: ListMealsInpu
 export async function journalDay(db: Db, actor: SessionUser, input: { clientId?: number; date?: string }, now: Date): Promise<JournalDay> {
   const clientId = await clientToActFor(db, actor, input.clientId, 'clientId');
   const today = todayOf(now);
+  checkDay('date', input.date, today);
   const date = input.date ?? today;
   const weekStart = mondayOf(date);
   const [rows, water, plan, loggedDays] = await Promise.all([
@@ -434,6 +446,7 @@ export async function markEntry(deps: JournalDeps, actor: SessionUser, input: { 
 
 export async function getWater(db: Db, actor: SessionUser, input: { clientId?: number; date?: string }, now: Date) {
   const clientId = await clientToActFor(db, actor, input.clientId, 'clientId');
+  checkDay('date', input.date, todayOf(now));
   const date = input.date ?? todayOf(now);
   return { clientId, date, glasses: await repo.waterOn(db, clientId, date) };
 }

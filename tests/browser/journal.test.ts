@@ -46,6 +46,7 @@ describe('the meal journal', () => {
     await dialog.getByText('Hunger, fullness and a note (optional)').click();
     await dialog.getByLabel('Hunger before').selectOption('7');
     await expect.poll(() => dialog.getByRole('button', { name: 'Log meal' }).isEnabled(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => dialog.getByTestId('meal-photo-preview').evaluate(imageLoaded), { timeout: 10_000 }).toBe(true);
     await screenshot(phone.page, 'journal-add-meal');
     await dialog.getByRole('button', { name: 'Log meal' }).click();
 
@@ -60,7 +61,8 @@ describe('the meal journal', () => {
     await expect
       .poll(
         async () =>
-          (await server.deps.db.selectFrom('water_intake').select('glasses').where('client_id', '=', client.id).executeTakeFirst())?.glasses,
+          (await server.deps.db.selectFrom('water_intake').select('glasses').where('client_id', '=', client.id).executeTakeFirst())
+            ?.glasses,
         { timeout: 10_000 },
       )
       .toBe(2);
@@ -97,5 +99,5 @@ describe('the meal journal', () => {
 
     expect(phone.errors).toEqual([]);
     expect(desk.errors).toEqual([]);
-  });
+  }, 300_000);
 });

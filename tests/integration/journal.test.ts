@@ -212,6 +212,8 @@ describe('reading, editing and deleting', () => {
     expect((await api('GET', asha.token, `/meals?from=${today()}&to=${shiftDay(today(), -1)}`)).status).toBe(400);
     expect((await api('GET', asha.token, `/meals?from=2026-01-01&to=2026-12-31`)).status).toBe(400);
     expect((await api('GET', asha.token, '/meals?from=2026-02-30')).status).toBe(400);
+    expect((await api('GET', asha.token, '/meals?from=0001-01-01&to=0001-01-05')).status).toBe(400);
+    expect((await api('GET', asha.token, '/water?date=9999-12-31')).status).toBe(400);
   });
 
   it('edits an entry of the last 7 days for its client only', async () => {

@@ -16,7 +16,8 @@ import { uploadAttachment } from '../messages/upload';
 
 type FormInput = z.input<typeof mealForm>;
 type FormValues = z.output<typeof mealForm>;
-type Photo = { key: number; name: string; preview: string; id?: string; error?: string };
+/** A photo of the form: uploading, uploaded (its id and signed preview link), or refused. The page's CSP allows no blob: previews. */
+type Photo = { key: number; name: string; preview?: string; id?: string; error?: string };
 
 /** The meal a moment most likely is, so a tap is saved for the usual case. */
 export function likelyMeal(at: Date): MealKind {
@@ -97,10 +98,12 @@ export function MealForm({
     if (!files) return;
     const room = MEAL_PHOTOS_MAX - photos.filter((p) => !p.error).length;
     for (const file of [...files].slice(0, Math.max(0, room))) {
-      const photo: Photo = { key: nextKey.current++, name: file.name, preview: URL.createObjectURL(file) };
+      const photo: Photo = { key: nextKey.current++, name: file.name };
       setPhotos((list) => [...list, photo]);
       uploadAttachment(file, () => {})
-        .then((view) => setPhotos((list) => list.map((p) => (p.key === photo.key ? { ...p, id: view.id } : p))))
+        .then((view) =>
+          setPhotos((list) => list.map((p) => (p.key === photo.key ? { ...p, id: view.id, preview: view.thumbnailUrl ?? view.url } : p))),
+        )
         .catch((err: Error) => setPhotos((list) => list.map((p) => (p.key === photo.key ? { ...p, error: err.message } : p))));
     }
   };
@@ -170,9 +173,10 @@ export function MealForm({
           <div className="flex flex-wrap items-start gap-2">
             {photos.map((p) => (
               <figure key={p.key} className="relative h-20 w-20 overflow-hidden rounded-xl border border-slate-200 bg-slate-100">
-                <img src={p.preview} alt={p.name} className={`h-full w-full object-cover ${p.id ? '' : 'opacity-50'}`} />
-                {!p.id && !p.error && (
-                  <Loader2 className="absolute inset-0 m-auto h-6 w-6 animate-spin text-brand-800" aria-label="Uploading" />
+                {p.preview ? (
+                  <img src={p.preview} alt={p.name} className="h-full w-full object-cover" data-testid="meal-photo-preview" />
+                ) : p.error ? null : (
+                  <Loader2 className="absolute inset-0 m-auto h-6 w-6 animate-spin text-brand-800" aria-label={`Uploading ${p.name}`} />
                 )}
                 <button
                   type="button"
