@@ -18,6 +18,7 @@ import * as invoices from './2026-11-26T0720_invoices.js';
 import * as razorpayEvents from './2026-11-26T0860_razorpay_events.js';
 import * as push from './2026-11-26T0800_push.js';
 import * as appointments from './2026-11-26T0830_appointments.js';
+import * as mealJournal from './2026-11-26T0820_meal_journal.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0860_razorpay_events': razorpayEvents,
   '2026-11-26T0800_push': push,
   '2026-11-26T0830_appointments': appointments,
+  '2026-11-26T0820_meal_journal': mealJournal,
 };

@@ -13,6 +13,8 @@ import type { FollowUpBus, FollowUpNotification } from './realtime/follow-up-bus
 import type { LiveChannel } from './realtime/live-channel.js';
 import type { MessageNote, MessagesBus } from './messages/events.js';
 import type { InvoiceNote, InvoicesBus } from './payments/events.js';
+import type { JournalBus } from './journal/events.js';
+import type { JournalSignal } from './journal/schema.js';
 import type { FileStorage } from './storage/index.js';
 import type { VapidKeys } from './push/vapid.js';
 
@@ -47,6 +49,9 @@ export interface AppDeps {
   invoicesBus: InvoicesBus;
   /** The invoices' channel (invoice.events: the client's payments page and badge, the console's Payments), fed by invoicesBus. */
   invoicesLive: LiveChannel<InvoiceNote>;
+  /** The meal journal's changes (the `journal` NOTIFY) and its channel (journal.events). */
+  journalBus: JournalBus;
+  journalLive: LiveChannel<JournalSignal>;
   /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
   jobs: JobQueue;
   /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */

@@ -104,6 +104,7 @@ const envSchema = z
     RATE_LIMIT_REFRESH_SIGN_IN: rateLimit('10/15m'),
     RATE_LIMIT_REFRESH_IP: rateLimit('120/15m'),
     RATE_LIMIT_UPLOADS: rateLimit('20/1m'),
+    RATE_LIMIT_JOURNAL: rateLimit('60/1h'),
     UPLOAD_DAILY_MB: z.coerce
       .number({ error: 'must be a number of megabytes' })
       .int('must be a whole number of megabytes')
@@ -291,6 +292,8 @@ export interface RateLimits {
   refreshIp: Window;
   /** Attachments one person may upload (the bytes per day are UPLOAD_DAILY_MB). */
   uploads: Window;
+  /** New meal journal entries and comments per person (a repeated clientEntryId is not counted). */
+  journal: Window;
 }
 
 /** Where `npm run build` puts the client: dist/ at the repository root. */
@@ -341,6 +344,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       refreshSignIn: env.RATE_LIMIT_REFRESH_SIGN_IN,
       refreshIp: env.RATE_LIMIT_REFRESH_IP,
       uploads: env.RATE_LIMIT_UPLOADS,
+      journal: env.RATE_LIMIT_JOURNAL,
     },
     wsUnauthenticatedCloseMs: env.WS_UNAUTHENTICATED_CLOSE_MS,
     wsMaxPerIp: env.WS_MAX_PER_IP,

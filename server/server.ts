@@ -20,6 +20,7 @@ import { startFollowUps } from './check-in/start.js';
 import { scheduleAppointmentReminders } from './appointments/reminders.js';
 import { createMessagesBus } from './messages/events.js';
 import { createInvoicesBus } from './payments/events.js';
+import { createJournalBus } from './journal/events.js';
 import { scheduleMessageNotices } from './messages/notify.js';
 import { keepFeedPagesFresh } from './feed/freshness.js';
 import { createFeedPageCache } from './feed/page-cache.js';
@@ -86,6 +87,8 @@ export async function createDeps(
   await messagesBus.start();
   const invoicesBus = createInvoicesBus(dbHandle, (err) => logger.warn('bad invoices notification', { error: err.message }));
   await invoicesBus.start();
+  const journalBus = createJournalBus(dbHandle, (err) => logger.warn('bad journal notification', { error: err.message }));
+  await journalBus.start();
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();
   const clockSkew = createClockSkewCheck(dbHandle.db, logger, { now: opts.processNow });
@@ -107,6 +110,8 @@ export async function createDeps(
     messagesLive: createLiveChannel(messagesBus),
     invoicesBus,
     invoicesLive: createLiveChannel(invoicesBus),
+    journalBus,
+    journalLive: createLiveChannel(journalBus),
     jobs,
     clock,
     sessions,
@@ -172,6 +177,7 @@ export async function listen(
         await deps.followUpBus.stop();
         await deps.messagesBus.stop();
         await deps.invoicesBus.stop();
+        await deps.journalBus.stop();
         await deps.sessions.stop();
         await deps.mailer.drain();
         await deps.storage.close();

@@ -40,6 +40,7 @@ export type LimitKind =
   | 'refresh-ip'
   | 'check-in-client'
   | 'message-sender'
+  | 'journal-client'
   | 'upload-count'
   | 'upload-bytes';
 
@@ -56,6 +57,7 @@ export const bucket = {
   refreshIp: (ip: string) => `refresh:ip:${ip}`,
   checkInClient: (clientId: number) => `check-in:client:${clientId}`,
   messageSender: (userId: number) => `message:sender:${userId}`,
+  journalWriter: (userId: number) => `journal:writer:${userId}`,
   uploadCount: (userId: number) => `upload:count:${userId}`,
   /** Locked only (its count is the bytes in the attachments table, not rows here). */
   uploadBytes: (userId: number) => `upload:bytes:${userId}`,

@@ -11,6 +11,7 @@ import { formatDay } from '../format.js';
 import { todayUtc } from '../validation.js';
 import { compareSchedules, addDays, daysBetween } from './cadence.js';
 import { checkInReplyMail } from '../mail/templates.js';
+import { journalAdherence } from '../journal/adherence.js';
 import * as repo from './repo.js';
 import { FOLLOW_UP_TREND_DAYS, type FollowUpRow } from './schema.js';
 import { schedulesOn } from './service.js';
@@ -34,7 +35,7 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
   const today = todayUtc(now);
   const subs = await repo.runningSubscriptions(db, today, undefined, FOLLOW_UP_QUEUE_LIMIT);
   const clientIds = subs.map((s) => s.client_id);
-  const [schedules, latest, contacts, weights, pauses] = await Promise.all([
+  const [schedules, latest, contacts, weights, pauses, journals] = await Promise.all([
     schedulesOn(db, subs, today),
     repo.latestCheckIns(db, clientIds),
     repo.lastContacts(db, clientIds),
@@ -43,6 +44,7 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
       db,
       subs.map((s) => s.id),
     ),
+    journalAdherence(db, clientIds, now),
   ]);
   const latestBy = new Map(latest.map((c) => [c.client_id, c]));
   const contactBy = new Map(contacts.map((c) => [c.client_id, c.at]));
@@ -86,6 +88,7 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
       weights: weightsBy.get(s.client_id) ?? [],
       lastContactAt: contact,
       daysSinceContact: contact === null ? null : Math.max(0, daysBetween(todayUtc(contact), today)),
+      journal: journals.get(s.client_id) ?? { daysLogged: 0, lastLogged: null },
     };
   });
   const scheduleOf = (row: FollowUpRow) => schedules.get(row.clientId)!.schedule;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { journalAdherence } from '../journal/schema.js';
 import { weightDate, weightKg } from '../weight/schema.js';
 import { idempotencyKey, idField, plainText } from '../validation.js';
 
@@ -120,6 +121,8 @@ export const followUpRow = z.object({
   weights: z.array(z.object({ date: z.string(), weight: z.number() })),
   lastContactAt: z.date().nullable(),
   daysSinceContact: z.number().int().nullable(),
+  /** The meal journal (issue 25): days logged of the last 7, and the last day logged. */
+  journal: journalAdherence,
 });
 export type FollowUpRow = z.infer<typeof followUpRow>;
 

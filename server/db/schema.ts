@@ -586,7 +586,59 @@ export interface AppointmentRemindersTable {
   sent_at: CreatedAt;
 }
 
+/** The meal journal (issue 25, decision 118): what a client ate, when; `eaten_on` is that day in the client's zone. */
+export type MealKind = 'early-morning' | 'breakfast' | 'mid-morning' | 'lunch' | 'evening-snack' | 'dinner' | 'other';
+export type MealMark = 'looks-good' | 'lets-talk';
+export interface MealEntriesTable {
+  id: Generated<number>;
+  client_id: number;
+  created_by: number | null;
+  client_entry_id: string;
+  meal: MealKind;
+  eaten_at: Timestamp;
+  eaten_on: DateText;
+  description: string;
+  hunger_before: number | null;
+  fullness_after: number | null;
+  note: string | null;
+  mark: MealMark | null;
+  marked_by: number | null;
+  marked_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** The photos of a meal entry, in the order attached. */
+export interface MealEntryAttachmentsTable {
+  entry_id: number;
+  attachment_id: string;
+  position: number;
+}
+
+/** Comments under a meal entry, from the client or a dietitian. */
+export interface MealCommentsTable {
+  id: Generated<number>;
+  entry_id: number;
+  author_id: number | null;
+  author_role: 'client' | 'dietitian';
+  client_comment_id: string | null;
+  text: string;
+  created_at: CreatedAt;
+}
+
+/** Glasses of water a client drank on a day. */
+export interface WaterIntakeTable {
+  client_id: number;
+  day: DateText;
+  glasses: number;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  meal_entries: MealEntriesTable;
+  meal_entry_attachments: MealEntryAttachmentsTable;
+  meal_comments: MealCommentsTable;
+  water_intake: WaterIntakeTable;
   message_attachments: MessageAttachmentsTable;
   attachments: AttachmentsTable;
   users: UsersTable;

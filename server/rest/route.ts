@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { Context } from '../trpc/context.js';
 import type { AppCaller } from '../trpc/root.js';
 
-export type RestMethod = 'get' | 'post' | 'put' | 'delete';
+export type RestMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export type RestResult = {
   /** HTTP status on success: 200 unless the spec says 201. */

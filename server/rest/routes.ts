@@ -9,6 +9,7 @@ import { feedRoutes } from '../feed/rest.js';
 import { messageRoutes } from '../messages/rest.js';
 import { notificationRoutes } from '../notifications/rest.js';
 import { pushRoutes } from '../push/rest.js';
+import { journalRoutes } from '../journal/rest.js';
 import { invoiceRoutes } from '../payments/rest.js';
 import { ratingRoutes } from '../rating/rest.js';
 import { subscriptionRoutes } from '../subscription/rest.js';
@@ -38,4 +39,5 @@ export const restRoutes: RestRoute[] = [
   ...pushRoutes,
   ...notificationRoutes,
   ...appointmentRoutes,
+  ...journalRoutes,
 ];

@@ -6,6 +6,7 @@ import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
 import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
+import { journalRouter } from '../journal/router.js';
 import { messagesRouter } from '../messages/router.js';
 import { notificationsRouter } from '../notifications/router.js';
 import { pushRouter } from '../push/router.js';
@@ -41,6 +42,7 @@ export const appRouter = router({
   push: pushRouter,
   notifications: notificationsRouter,
   appointments: appointmentsRouter,
+  journal: journalRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,6 +11,7 @@ import { DashboardShell } from './DashboardShell';
 import { DietPlansPage } from './diet-plans/DietPlansPage';
 import { FeedsPage } from './feeds/FeedsPage';
 import { MessagesPage } from './messages/MessagesPage';
+import { JournalPage } from '../journal/JournalPage';
 import { WriteReviewPage } from './review/WriteReviewPage';
 import { PaymentsPage } from './payments/PaymentsPage';
 import { ProfilePage } from './profile/ProfilePage';
@@ -46,6 +47,7 @@ function SignedInDashboard() {
         </Route>
         <Route path="/feeds" component={FeedsPage} />
         <Route path="/messages" component={MessagesPage} />
+        <Route path="/journal" component={JournalPage} />
         <Route path="/write-review" component={WriteReviewPage} />
         <Route path="/check-bmi" component={CheckBmiPage} />
         <Route path="/diet-plan" component={DietPlansPage} />

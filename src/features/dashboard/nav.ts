@@ -11,6 +11,7 @@ import {
   Scale,
   Star,
   UserRound,
+  UtensilsCrossed,
 } from 'lucide-react';
 import type { ShellLink } from '../../components/shell/AppShell';
 
@@ -21,6 +22,7 @@ export type DashboardLink = ShellLink & { also?: string[] };
 export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'Feeds', href: '/feeds', Icon: Newspaper },
   { title: 'Messages', href: '/messages', Icon: MessageCircle },
+  { title: 'Meal Journal', href: '/journal', Icon: UtensilsCrossed },
   { title: 'My Diet Plans', href: '/diet-plan', Icon: FileText },
   { title: 'Update Weight', href: '/update-weight', Icon: Scale, also: ['/weight-history'] },
   { title: 'Check-in', href: '/check-in', Icon: ClipboardCheck },

@@ -16,6 +16,7 @@ import { formatMoment } from '../format';
 import { AssignSubscriptionDialog } from '../subscriptions/AssignSubscriptionDialog';
 import { SubscriptionTable } from '../subscriptions/SubscriptionTable';
 import { Badge, EmptyState, Facts, LoadError, Loading, Page, Pager } from '../ui';
+import { ClientJournalCard } from '../../journal/ClientJournalCard';
 
 const PLANS_PAGE = 10;
 
@@ -74,6 +75,7 @@ export function ClientPage() {
           </div>
         </Card>
         <WeightCard id={c.id} />
+        <ClientJournalCard clientId={c.id} />
         <PlansCard id={c.id} />
         <SubscriptionsCard id={c.id} name={c.fullName} />
         <Card title="Rating">

@@ -20,6 +20,7 @@ import { useTRPC } from '../../../lib/trpc';
 import { formatFollowUpDay, useSignedInToken } from '../../../lib/use-live-reload';
 import { WeightChart } from '../../../components/charts/WeightChart';
 import { Badge, EmptyState, LoadError, Loading, Page } from '../ui';
+import { JournalAdherence } from '../../journal/JournalAdherence';
 
 /**
  * Every client on a running plan, overdue first, then due today,
@@ -136,6 +137,7 @@ function FollowUpCard({ row }: { row: FollowUpRow }) {
                 ? 'Last contact today'
                 : `Last contact ${row.daysSinceContact} ${row.daysSinceContact === 1 ? 'day' : 'days'} ago`}
           </p>
+          <JournalAdherence journal={row.journal} />
         </div>
         <div className="min-w-0 text-sm" data-testid="follow-up-last-check-in">
           {last ? (

@@ -1,0 +1,302 @@
+import { z } from 'zod';
+import { attachmentView } from '../attachments/schema.js';
+import { dateField, idempotencyKey, idField, optionalText, requiredText } from '../validation.js';
+
+/** The meal journal and water (issue 25, decision 118). zod and pure helpers: the client's screens import this file. */
+
+/** The zone of the journal's days (a client's own zone is not known yet). */
+export const JOURNAL_TIME_ZONE = 'Asia/Kolkata';
+
+/**
+ * Calendar days of the journal. A meal counts for the day it was eaten on in
+ * the client's time zone; Poshan does not know a client's own zone yet, so
+ * that is India time (decision 118). Day arithmetic is on 'YYYY-MM-DD' text
+ * at UTC midnight, never on local time.
+ */
+const DAY_MS = 86_400_000;
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day of a moment in a time zone, as 'YYYY-MM-DD'. */
+export function dayIn(moment: Date, timeZone: string = JOURNAL_TIME_ZONE): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(moment);
+}
+
+export const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+export const daysFrom = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+export const weekdayOf = (day: string) => WEEKDAY_NAMES[new Date(`${day}T00:00:00Z`).getUTCDay()]!;
+
+/** Monday of the week a day falls in (the week strip). */
+export const mondayOf = (day: string) => shiftDay(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
+
+/** The meals of an Indian day, in the order they are eaten, with the words the screens show. */
+export const MEAL_KINDS = {
+  'early-morning': 'Early morning',
+  breakfast: 'Breakfast',
+  'mid-morning': 'Mid-morning',
+  lunch: 'Lunch',
+  'evening-snack': 'Evening snack',
+  dinner: 'Dinner',
+  other: 'Other',
+} as const;
+export type MealKind = keyof typeof MEAL_KINDS;
+export const MEAL_KIND_KEYS = Object.keys(MEAL_KINDS) as [MealKind, ...MealKind[]];
+
+export const MEAL_MARKS = { 'looks-good': 'Looks good', 'lets-talk': 'Let’s talk' } as const;
+export type MealMark = keyof typeof MEAL_MARKS;
+export const MEAL_MARK_KEYS = Object.keys(MEAL_MARKS) as [MealMark, ...MealMark[]];
+
+export const MEAL_DESCRIPTION_MAX = 1000;
+export const MEAL_NOTE_MAX = 1000;
+export const MEAL_COMMENT_MAX = 2000;
+/** Photos per meal entry (each file is checked by the attachments side). */
+export const MEAL_PHOTOS_MAX = 4;
+/** A client may edit or delete the entries of this many days, today included. */
+export const EDITABLE_DAYS = 7;
+/** A meal may be logged at most this far ahead (a phone whose clock or zone is off), never more. */
+export const FUTURE_SLACK_MS = 24 * 60 * 60_000;
+/** The longest range one list answers. */
+export const LIST_RANGE_MAX_DAYS = 62;
+export const WATER_GLASSES_MAX = 30;
+export const JOURNAL_ENTRY_MISSING = 'That meal entry does not exist.';
+
+/** 'Early morning', 'early_morning', 'earlyMorning' and 'early-morning' name the same meal. */
+const mealWord = (v: unknown) =>
+  typeof v === 'string'
+    ? v
+        .trim()
+        .replace(/([a-z])([A-Z])/g, '$1-$2')
+        .toLowerCase()
+        .replace(/[\s_]+/g, '-')
+    : v;
+const MEAL_MESSAGE = `meal must be one of ${MEAL_KIND_KEYS.join(', ')}`;
+export const mealKind = z.preprocess(mealWord, z.enum(MEAL_KIND_KEYS, { error: MEAL_MESSAGE }));
+
+/** A moment as ISO 8601 text with its offset (or a Date over tRPC). */
+export const momentField = (label: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' && v.length <= 40 ? new Date(v.trim()) : v),
+    z.date({
+      error: (iss) => (iss.input == null ? `${label} is required` : `${label} must be a date and time such as 2026-11-26T08:30:00+05:30`),
+    }),
+  );
+
+const scale = (label: string) =>
+  z.preprocess(
+    (v) => (v === '' ? null : v),
+    z
+      .number({ error: `${label} must be a number from 1 to 10` })
+      .int(`${label} must be a whole number from 1 to 10`)
+      .min(1, `${label} must be from 1 to 10`)
+      .max(10, `${label} must be from 1 to 10`)
+      .nullish(),
+  );
+
+const photoIds = z
+  .array(z.uuid({ error: 'Each attachment id is an id POST /api/attachments answered (a UUID)' }), {
+    error: 'attachmentIds must be a list of the ids POST /api/attachments answered',
+  })
+  .max(MEAL_PHOTOS_MAX, `A meal can have at most ${MEAL_PHOTOS_MAX} photos`);
+
+export const mealDescription = requiredText('Write what you ate', MEAL_DESCRIPTION_MAX, { multiline: true });
+
+/** The fields of a meal, as the form and the REST body send them. */
+export const mealFields = z.object({
+  /** The phone's own key for this entry (crypto.randomUUID(), kept while it retries or replays an offline queue). */
+  clientEntryId: idempotencyKey('clientEntryId'),
+  /** When it was eaten; now when left out. At most a day ahead. */
+  eatenAt: momentField('eatenAt').optional(),
+  meal: mealKind,
+  /** What it was, in the client's words. */
+  description: mealDescription,
+  /** How hungry before eating, 1 (not at all) to 10 (starving). */
+  hungerBefore: scale('Hunger before'),
+  /** How full after, 1 (still hungry) to 10 (stuffed). */
+  fullnessAfter: scale('Fullness after'),
+  note: optionalText('The note', MEAL_NOTE_MAX, { multiline: true }),
+  /** Photos uploaded first (POST /api/attachments), at most 4. */
+  attachmentIds: photoIds.optional(),
+});
+export const createMealInput = mealFields;
+
+/** The add and edit form on a phone: the time as its datetime-local control gives it (the screen makes the moment). */
+export const mealForm = z.object({
+  meal: mealKind,
+  eatenAt: z.string({ error: 'Say when you ate it' }).min(1, 'Say when you ate it'),
+  description: mealDescription,
+  hungerBefore: scale('Hunger before'),
+  fullnessAfter: scale('Fullness after'),
+  note: optionalText('The note', MEAL_NOTE_MAX, { multiline: true }),
+});
+export type CreateMealInput = z.infer<typeof createMealInput>;
+
+/** An edit names only what changes; attachmentIds, when given, is the whole new list of photos. */
+export const updateMealFields = z.object({
+  eatenAt: momentField('eatenAt').optional(),
+  meal: mealKind.optional(),
+  description: mealDescription.optional(),
+  hungerBefore: scale('Hunger before'),
+  fullnessAfter: scale('Fullness after'),
+  note: optionalText('The note', MEAL_NOTE_MAX, { multiline: true }).optional(),
+  attachmentIds: photoIds.optional(),
+});
+export const updateMealInput = updateMealFields.extend({ id: idField('id') });
+export type UpdateMealInput = z.infer<typeof updateMealInput>;
+
+export const mealIdInput = z.object({ id: idField('id') });
+
+export const listMealsInput = z
+  .object({
+    /** The client (a dietitian names one; a client may leave it out or name itself). */
+    clientId: idField('clientId').optional(),
+    /** First day, 'YYYY-MM-DD' (India time); six days before `to` when left out. */
+    from: dateField('from is required').optional(),
+    /** Last day; today when left out. */
+    to: dateField('to is required').optional(),
+  })
+  .refine((v) => v.from === undefined || v.to === undefined || v.from <= v.to, {
+    message: 'from must not be after to',
+    path: ['from'],
+  });
+export type ListMealsInput = z.infer<typeof listMealsInput>;
+
+export const dayInput = z.object({
+  clientId: idField('clientId').optional(),
+  /** The day, 'YYYY-MM-DD'; today (India time) when left out. */
+  date: dateField('date is required').optional(),
+});
+
+export const commentText = requiredText('Write a comment', MEAL_COMMENT_MAX, { multiline: true });
+export const commentFields = z.object({
+  text: commentText,
+  /** Optional: a key made once per comment; a repeat answers the first comment. */
+  clientCommentId: idempotencyKey('clientCommentId').optional(),
+});
+export const commentInput = commentFields.extend({ entryId: idField('entryId') });
+
+export const markInput = z.object({
+  entryId: idField('entryId'),
+  /** null takes the mark away. */
+  mark: z.enum(MEAL_MARK_KEYS, { error: `mark must be ${MEAL_MARK_KEYS.join(' or ')}, or null` }).nullable(),
+});
+
+export const waterQuery = z.object({
+  clientId: idField('clientId').optional(),
+  date: dateField('date is required').optional(),
+});
+export const waterInput = z.object({
+  date: dateField('date is required'),
+  glasses: z
+    .number({ error: `glasses must be a whole number from 0 to ${WATER_GLASSES_MAX}` })
+    .int(`glasses must be a whole number from 0 to ${WATER_GLASSES_MAX}`)
+    .min(0, `glasses must be from 0 to ${WATER_GLASSES_MAX}`)
+    .max(WATER_GLASSES_MAX, `glasses must be from 0 to ${WATER_GLASSES_MAX}`),
+});
+
+export const eventsInput = z.object({ clientId: idField('clientId').optional() });
+
+export const mealComment = z.object({
+  id: z.number().int(),
+  entryId: z.number().int(),
+  author: z.object({ id: z.number().int().nullable(), name: z.string(), role: z.enum(['client', 'dietitian']) }),
+  text: z.string(),
+  createdAt: z.date(),
+});
+export type MealComment = z.infer<typeof mealComment>;
+
+export const mealEntry = z.object({
+  id: z.number().int(),
+  clientId: z.number().int(),
+  clientEntryId: z.string(),
+  meal: z.enum(MEAL_KIND_KEYS),
+  eatenAt: z.date(),
+  /** The day it counts for ('YYYY-MM-DD', India time). */
+  date: z.string(),
+  description: z.string(),
+  hungerBefore: z.number().int().nullable(),
+  fullnessAfter: z.number().int().nullable(),
+  note: z.string().nullable(),
+  photos: z.array(attachmentView),
+  mark: z.object({ kind: z.enum(MEAL_MARK_KEYS), by: z.string().nullable(), at: z.date() }).nullable(),
+  comments: z.array(mealComment),
+  /** The client may still edit or delete it (an entry of the last 7 days). */
+  editable: z.boolean(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type MealEntry = z.infer<typeof mealEntry>;
+export const savedMealEntry = mealEntry.extend({ repeated: z.boolean() });
+
+export const mealList = z.object({
+  clientId: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  /** Oldest first. */
+  entries: z.array(mealEntry),
+});
+
+export const waterDay = z.object({ clientId: z.number().int(), date: z.string(), glasses: z.number().int() });
+
+/** The diet plan's meals for a day, beside what was eaten. */
+export const planMeals = z.object({
+  planId: z.number().int(),
+  title: z.string(),
+  /** The plan's day this date falls on ('Monday', 'Day 3'); null for a PDF plan. */
+  dayLabel: z.string().nullable(),
+  /** null: the plan is a PDF (no meals to list). */
+  meals: z.array(z.object({ time: z.string(), name: z.string(), items: z.array(z.string()), notes: z.string().nullable() })).nullable(),
+});
+export type PlanMeals = z.infer<typeof planMeals>;
+
+export const journalDay = z.object({
+  clientId: z.number().int(),
+  date: z.string(),
+  today: z.string(),
+  /** Monday of the week `date` falls in (the week strip). */
+  weekStart: z.string(),
+  /** The first day whose entries the client may still change. */
+  editableFrom: z.string(),
+  entries: z.array(mealEntry),
+  water: z.number().int(),
+  plan: planMeals.nullable(),
+  /** Days of the week around `date` with entries (the week strip's dots). */
+  loggedDays: z.array(z.string()),
+});
+export type JournalDay = z.infer<typeof journalDay>;
+
+/** The follow-up queue's view of a client's journal. */
+export const journalAdherence = z.object({
+  /** Days with at least one meal logged among the last 7 (today included). */
+  daysLogged: z.number().int(),
+  /** The last day anything was logged, or null. */
+  lastLogged: z.string().nullable(),
+});
+export type JournalAdherence = z.infer<typeof journalAdherence>;
+
+/** What the `journal` NOTIFY channel carries: ids only. */
+export type JournalSignal = { clientId: number; kind: 'entry' | 'comment' | 'water'; entryId: number | null; date: string };
+export const isJournalSignal = (v: unknown): v is JournalSignal => {
+  const s = v as Partial<JournalSignal> | null;
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    Number.isSafeInteger(s.clientId) &&
+    (s.kind === 'entry' || s.kind === 'comment' || s.kind === 'water') &&
+    (s.entryId === null || Number.isSafeInteger(s.entryId)) &&
+    typeof s.date === 'string' &&
+    /^\d{4}-\d{2}-\d{2}$/.test(s.date)
+  );
+};
+
+/**
+ * journal.events: 'ready' once listening (load the day), then 'changed' for
+ * each entry, comment or water change of the client (reload that day).
+ */
+export type JournalEvent = { kind: 'ready' } | { kind: 'changed'; what: JournalSignal['kind']; entryId: number | null; date: string };

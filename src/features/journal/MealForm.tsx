@@ -1,0 +1,274 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { Camera, Loader2, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { MEAL_KIND_KEYS, MEAL_KINDS, MEAL_PHOTOS_MAX, type MealEntry, type MealKind, mealForm } from '../../../server/journal/schema';
+import { Button } from '../../components/ui/Button';
+import { SelectField, TextAreaField, TextField } from '../../components/ui/Field';
+import { Modal } from '../../components/ui/Modal';
+import { toastError } from '../../lib/notify';
+import { newRequestKey } from '../../lib/request-key';
+import { toast } from '../../lib/toast';
+import { useTRPC } from '../../lib/trpc';
+import { uploadAttachment } from '../messages/upload';
+
+type FormInput = z.input<typeof mealForm>;
+type FormValues = z.output<typeof mealForm>;
+/** A photo of the form: uploading, uploaded (its id and signed preview link), or refused. The page's CSP allows no blob: previews. */
+type Photo = { key: number; name: string; preview?: string; id?: string; error?: string };
+
+/** The meal a moment most likely is, so a tap is saved for the usual case. */
+export function likelyMeal(at: Date): MealKind {
+  const minutes = at.getHours() * 60 + at.getMinutes();
+  if (minutes < 7 * 60) return 'early-morning';
+  if (minutes < 10 * 60 + 30) return 'breakfast';
+  if (minutes < 12 * 60 + 30) return 'mid-morning';
+  if (minutes < 15 * 60 + 30) return 'lunch';
+  if (minutes < 19 * 60) return 'evening-snack';
+  if (minutes < 23 * 60) return 'dinner';
+  return 'other';
+}
+
+/** A moment as a datetime-local control shows it (the phone's own zone). */
+const localInput = (at: Date) => new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+
+/** On a day other than today, a new meal starts at the same time of day on that day. */
+function defaultMoment(date: string, today: string) {
+  const now = new Date();
+  if (date === today) return now;
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(y!, m! - 1, d!, now.getHours(), now.getMinutes());
+}
+
+const SCALE = Array.from({ length: 10 }, (_, i) => i + 1);
+const scaleValue = (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v));
+
+/**
+ * Adding a meal in a few taps on a phone (or editing one): the meal (guessed
+ * from the time), the photo (the camera opens directly), what it was; hunger,
+ * fullness and a note if the client wants. A new entry keeps one
+ * clientEntryId for as long as the dialog is open, so a retry never logs it twice.
+ */
+export function MealForm({
+  open,
+  onOpenChange,
+  date,
+  today,
+  entry,
+  onSaved,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  date: string;
+  today: string;
+  entry?: MealEntry | null;
+  onSaved: () => void;
+}) {
+  const trpc = useTRPC();
+  const create = useMutation(trpc.journal.create.mutationOptions());
+  const update = useMutation(trpc.journal.update.mutationOptions());
+  const entryKey = useRef(newRequestKey());
+  const nextKey = useRef(0);
+  const [photos, setPhotos] = useState<Photo[]>([]);
+  const [saving, setSaving] = useState(false);
+  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(mealForm) });
+  const { errors } = form.formState;
+
+  useEffect(() => {
+    if (!open) return;
+    entryKey.current = newRequestKey();
+    const at = entry ? entry.eatenAt : defaultMoment(date, today);
+    form.reset({
+      meal: entry?.meal ?? likelyMeal(at),
+      eatenAt: localInput(at),
+      description: entry?.description ?? '',
+      hungerBefore: entry?.hungerBefore ?? null,
+      fullnessAfter: entry?.fullnessAfter ?? null,
+      note: entry?.note ?? '',
+    });
+    setPhotos((entry?.photos ?? []).map((p) => ({ key: nextKey.current++, name: p.name, preview: p.thumbnailUrl ?? p.url, id: p.id })));
+  }, [open, entry, date, today, form]);
+
+  const uploading = photos.some((p) => !p.id && !p.error);
+  const chosenMeal = form.watch('meal');
+
+  const pick = (files: FileList | null) => {
+    if (!files) return;
+    const room = MEAL_PHOTOS_MAX - photos.filter((p) => !p.error).length;
+    for (const file of [...files].slice(0, Math.max(0, room))) {
+      const photo: Photo = { key: nextKey.current++, name: file.name };
+      setPhotos((list) => [...list, photo]);
+      uploadAttachment(file, () => {})
+        .then((view) =>
+          setPhotos((list) => list.map((p) => (p.key === photo.key ? { ...p, id: view.id, preview: view.thumbnailUrl ?? view.url } : p))),
+        )
+        .catch((err: Error) => setPhotos((list) => list.map((p) => (p.key === photo.key ? { ...p, error: err.message } : p))));
+    }
+  };
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const eatenAt = new Date(values.eatenAt);
+    if (Number.isNaN(eatenAt.getTime())) {
+      form.setError('eatenAt', { message: 'Say when you ate it' });
+      return;
+    }
+    const attachmentIds = photos.flatMap((p) => (p.id ? [p.id] : []));
+    setSaving(true);
+    try {
+      const fields = { ...values, eatenAt, attachmentIds };
+      if (entry) await update.mutateAsync({ id: entry.id, ...fields });
+      else await create.mutateAsync({ ...fields, clientEntryId: entryKey.current });
+      toast.success(entry ? 'Meal updated' : 'Meal logged');
+      onSaved();
+      onOpenChange(false);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setSaving(false);
+    }
+  });
+
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title={entry ? 'Edit meal' : 'Add a meal'}
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="meal-form" disabled={saving || uploading}>
+            {saving || uploading ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden="true" /> : null}
+            {uploading ? 'Uploading photo…' : entry ? 'Save' : 'Log meal'}
+          </Button>
+        </>
+      }
+    >
+      <form id="meal-form" onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4" noValidate>
+        <fieldset>
+          <legend className="mb-1.5 text-sm font-medium text-slate-800">Meal</legend>
+          <div className="flex flex-wrap gap-2">
+            {MEAL_KIND_KEYS.map((kind) => (
+              <label
+                key={kind}
+                className={`cursor-pointer rounded-full border px-3 py-1.5 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-300 ${
+                  chosenMeal === kind
+                    ? 'border-brand-700 bg-brand-700 text-white'
+                    : 'border-slate-300 bg-white text-slate-800 hover:bg-brand-50'
+                }`}
+              >
+                <input type="radio" value={kind} className="sr-only" {...form.register('meal')} />
+                {MEAL_KINDS[kind]}
+              </label>
+            ))}
+          </div>
+          {errors.meal?.message && <p className="mt-1 text-sm text-red-700">{errors.meal.message}</p>}
+        </fieldset>
+
+        <div>
+          <span className="mb-1.5 block text-sm font-medium text-slate-800">Photo</span>
+          <div className="flex flex-wrap items-start gap-2">
+            {photos.map((p) => (
+              <figure key={p.key} className="relative h-20 w-20 overflow-hidden rounded-xl border border-slate-200 bg-slate-100">
+                {p.preview ? (
+                  <img src={p.preview} alt={p.name} className="h-full w-full object-cover" data-testid="meal-photo-preview" />
+                ) : p.error ? null : (
+                  <Loader2 className="absolute inset-0 m-auto h-6 w-6 animate-spin text-brand-800" aria-label={`Uploading ${p.name}`} />
+                )}
+                <button
+                  type="button"
+                  className="absolute top-1 right-1 rounded-full bg-white/90 p-0.5 text-slate-700 shadow"
+                  aria-label={`Remove ${p.name}`}
+                  onClick={() => setPhotos((list) => list.filter((x) => x.key !== p.key))}
+                >
+                  <X className="h-4 w-4" aria-hidden="true" />
+                </button>
+              </figure>
+            ))}
+            {photos.filter((p) => !p.error).length < MEAL_PHOTOS_MAX && (
+              <label className="flex h-20 min-w-20 cursor-pointer flex-col items-center justify-center gap-1 rounded-xl border-2 border-dashed border-brand-300 bg-brand-50 px-3 text-sm font-semibold text-brand-800 hover:bg-brand-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-300">
+                <Camera className="h-6 w-6" aria-hidden="true" />
+                {photos.length ? 'Add photo' : 'Take a photo'}
+                {/* capture: the phone opens its camera directly (a desktop opens the file chooser). */}
+                <input
+                  type="file"
+                  accept="image/jpeg,image/png,image/webp"
+                  capture="environment"
+                  className="sr-only"
+                  data-testid="meal-photo-input"
+                  onChange={(e) => {
+                    pick(e.target.files);
+                    e.target.value = '';
+                  }}
+                />
+              </label>
+            )}
+          </div>
+          {photos
+            .filter((p) => p.error)
+            .map((p) => (
+              <p key={p.key} role="alert" className="mt-1 text-sm text-red-700">
+                {p.error}
+              </p>
+            ))}
+        </div>
+
+        <TextAreaField
+          label="What did you eat?"
+          rows={2}
+          placeholder="2 rotis, dal, bhindi sabzi"
+          error={errors.description?.message}
+          {...form.register('description')}
+        />
+        <TextField label="When" type="datetime-local" error={errors.eatenAt?.message} {...form.register('eatenAt')} />
+
+        <details
+          className="group rounded-xl border border-slate-200 px-3 py-2"
+          open={Boolean(entry?.hungerBefore || entry?.fullnessAfter || entry?.note)}
+        >
+          <summary className="cursor-pointer text-sm font-semibold text-brand-800">Hunger, fullness and a note (optional)</summary>
+          <div className="mt-3 grid grid-cols-2 gap-3">
+            <SelectField
+              label="Hunger before"
+              error={errors.hungerBefore?.message}
+              {...form.register('hungerBefore', { setValueAs: scaleValue })}
+            >
+              <option value="">—</option>
+              {SCALE.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                  {n === 1 ? ' (not hungry)' : n === 10 ? ' (starving)' : ''}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Fullness after"
+              error={errors.fullnessAfter?.message}
+              {...form.register('fullnessAfter', { setValueAs: scaleValue })}
+            >
+              <option value="">—</option>
+              {SCALE.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                  {n === 1 ? ' (still hungry)' : n === 10 ? ' (stuffed)' : ''}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          <div className="mt-3">
+            <TextAreaField
+              label="Note"
+              rows={2}
+              placeholder="Ate out, felt bloated, skipped the rice…"
+              error={errors.note?.message}
+              {...form.register('note')}
+            />
+          </div>
+        </details>
+      </form>
+    </Modal>
+  );
+}
