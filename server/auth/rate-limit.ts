@@ -40,6 +40,8 @@ export type LimitKind =
   | 'refresh-ip'
   | 'check-in-client'
   | 'message-sender'
+  | 'care-record-client'
+  | 'intake-client'
   | 'upload-count'
   | 'upload-bytes';
 
@@ -56,6 +58,8 @@ export const bucket = {
   refreshIp: (ip: string) => `refresh:ip:${ip}`,
   checkInClient: (clientId: number) => `check-in:client:${clientId}`,
   messageSender: (userId: number) => `message:sender:${userId}`,
+  careRecordClient: (clientId: number) => `care-record:client:${clientId}`,
+  intakeClient: (clientId: number) => `intake:client:${clientId}`,
   uploadCount: (userId: number) => `upload:count:${userId}`,
   /** Locked only (its count is the bytes in the attachments table, not rows here). */
   uploadBytes: (userId: number) => `upload:bytes:${userId}`,

@@ -14,6 +14,7 @@ import { checkInReplyMail } from '../mail/templates.js';
 import * as repo from './repo.js';
 import { FOLLOW_UP_TREND_DAYS, type FollowUpRow } from './schema.js';
 import { schedulesOn } from './service.js';
+import { intakeMissingAmong } from '../care-record/service.js';
 
 export type FollowUpDeps = {
   db: Kysely<Database>;
@@ -44,6 +45,7 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
       subs.map((s) => s.id),
     ),
   ]);
+  const intakeMissing = await intakeMissingAmong(db, clientIds);
   const latestBy = new Map(latest.map((c) => [c.client_id, c]));
   const contactBy = new Map(contacts.map((c) => [c.client_id, c.at]));
   const openPauseBy = new Map(pauses.filter((p) => p.resumed_on === null).map((p) => [p.subscription_id, p]));
@@ -86,6 +88,7 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
       weights: weightsBy.get(s.client_id) ?? [],
       lastContactAt: contact,
       daysSinceContact: contact === null ? null : Math.max(0, daysBetween(todayUtc(contact), today)),
+      intakeMissing: intakeMissing.has(s.client_id),
     };
   });
   const scheduleOf = (row: FollowUpRow) => schedules.get(row.clientId)!.schedule;

@@ -120,6 +120,8 @@ export const followUpRow = z.object({
   weights: z.array(z.object({ date: z.string(), weight: z.number() })),
   lastContactAt: z.date().nullable(),
   daysSinceContact: z.number().int().nullable(),
+  /** The client has not finished the intake questionnaire (issue 25). */
+  intakeMissing: z.boolean(),
 });
 export type FollowUpRow = z.infer<typeof followUpRow>;
 

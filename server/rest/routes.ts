@@ -1,5 +1,6 @@
 import { attachmentRoutes } from '../attachments/rest.js';
 import { authRoutes } from '../auth/rest.js';
+import { careRecordRoutes } from '../care-record/rest.js';
 import { checkInRoutes } from '../check-in/rest.js';
 import { consultationRoutes } from '../consultation/rest.js';
 import { countriesRoutes } from '../countries/rest.js';
@@ -32,4 +33,5 @@ export const restRoutes: RestRoute[] = [
   ...messageRoutes,
   ...attachmentRoutes,
   ...invoiceRoutes,
+  ...careRecordRoutes,
 ];

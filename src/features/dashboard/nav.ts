@@ -4,11 +4,13 @@ import {
   ClipboardCheck,
   CreditCard,
   FileText,
+  FolderOpen,
   IndianRupee,
   MessageCircle,
   Newspaper,
   Scale,
   Star,
+  Target,
   UserRound,
 } from 'lucide-react';
 import type { ShellLink } from '../../components/shell/AppShell';
@@ -23,6 +25,8 @@ export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'My Diet Plans', href: '/diet-plan', Icon: FileText },
   { title: 'Update Weight', href: '/update-weight', Icon: Scale, also: ['/weight-history'] },
   { title: 'Check-in', href: '/check-in', Icon: ClipboardCheck },
+  { title: 'Goals & Progress', href: '/progress', Icon: Target },
+  { title: 'Documents', href: '/documents', Icon: FolderOpen },
   { title: 'Write a Review', href: '/write-review', Icon: Star },
   { title: 'Active Subscription', href: '/active-subscription', Icon: CreditCard },
   { title: 'Payments', href: '/payments', Icon: IndianRupee },
