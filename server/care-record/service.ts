@@ -8,7 +8,7 @@ import type { Db } from '../db/index.js';
 import { insertOnce } from '../db/idempotent.js';
 import type { Database } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
-import { badRequest } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 import { SERVICE_TIME_ZONE } from '../format.js';
 import { listWeights } from '../weight/repo.js';
 import * as repo from './repo.js';
@@ -82,6 +82,19 @@ async function createOnce<Row>(
     if (once.created) await recordSlots(trx, [limit], now);
     return once;
   });
+}
+
+/** Claims the one upload a photo or document names; its refusals name this API's field, attachmentId. */
+async function claimOne(trx: Transaction<Database>, args: Omit<Parameters<typeof claimAttachments>[1], 'ids'> & { id: string }) {
+  try {
+    const [view] = await claimAttachments(trx, { ...args, ids: [args.id] });
+    return view!;
+  } catch (error) {
+    if (error instanceof AppError && error.fieldErrors?.attachmentIds) {
+      throw badRequest(error.message, { attachmentId: error.fieldErrors.attachmentIds });
+    }
+    throw error;
+  }
 }
 
 const nameOf = (first: string | null, last: string | null) =>
@@ -322,8 +335,8 @@ export async function createProgressPhoto(deps: CareRecordDeps, actor: SessionUs
     find: (trx) => repo.findProgressPhotoByKey(trx, clientId, key),
     insert: async (trx) => {
       // Claimed first (it says why a file cannot be used); a repeat found its first row above and never gets here.
-      const [photo] = await claimAttachments(trx, { uploaderId: actor.id, ids: [attachmentId], clientId, use: 'progress' });
-      if (photo?.contentType === 'application/pdf') throw badRequest(NOT_A_PHOTO, { attachmentId: [NOT_A_PHOTO] });
+      const photo = await claimOne(trx, { uploaderId: actor.id, id: attachmentId, clientId, use: 'progress' });
+      if (photo.contentType === 'application/pdf') throw badRequest(NOT_A_PHOTO, { attachmentId: [NOT_A_PHOTO] });
       const inserted = await repo.insertProgressPhoto(trx, {
         client_id: clientId,
         date: input.date,
@@ -378,7 +391,7 @@ export async function createDocument(deps: CareRecordDeps, actor: SessionUser, i
   const once = await createOnce(deps, clientId, now, {
     find: (trx) => repo.findDocumentByKey(trx, clientId, key),
     insert: async (trx) => {
-      await claimAttachments(trx, { uploaderId: actor.id, ids: [attachmentId], clientId, use: 'document' });
+      await claimOne(trx, { uploaderId: actor.id, id: attachmentId, clientId, use: 'document' });
       const inserted = await repo.insertDocument(trx, {
         client_id: clientId,
         kind: input.kind,
