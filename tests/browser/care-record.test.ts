@@ -68,7 +68,7 @@ describe('the care record', () => {
     expect(await intake.textContent()).toContain('PCOD / PCOS');
     await screenshot(admin.page, 'care-console-client');
     await admin.context.close();
-  });
+  }, 240_000);
 
   it('goals and the target line show on the weight chart; measurements, photos and documents at 375 and 1440 px', async () => {
     const client = await newClient(server, { firstName: 'Rohan', lastName: 'Mehta', heightM: 1.75, weightKg: 84 });
@@ -147,7 +147,7 @@ describe('the care record', () => {
     await expect.poll(() => admin.page.getByTestId('weight-target-line').count()).toBe(1);
     await screenshot(admin.page, 'care-console-client');
     await admin.context.close();
-  });
+  }, 240_000);
 });
 
 async function pngPhoto() {
