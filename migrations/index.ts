@@ -19,6 +19,7 @@ import * as razorpayEvents from './2026-11-26T0860_razorpay_events.js';
 import * as push from './2026-11-26T0800_push.js';
 import * as appointments from './2026-11-26T0830_appointments.js';
 import * as mealJournal from './2026-11-26T0820_meal_journal.js';
+import * as careRecord from './2026-11-26T0810_care_record.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0800_push': push,
   '2026-11-26T0830_appointments': appointments,
   '2026-11-26T0820_meal_journal': mealJournal,
+  '2026-11-26T0810_care_record': careRecord,
 };

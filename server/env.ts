@@ -101,6 +101,8 @@ const envSchema = z
     RATE_LIMIT_VISITS_IP: rateLimit('300/15m'),
     RATE_LIMIT_CHECK_INS: rateLimit('10/1h'),
     RATE_LIMIT_MESSAGES: rateLimit('30/1m'),
+    RATE_LIMIT_CARE_RECORD: rateLimit('60/1h'),
+    RATE_LIMIT_INTAKE_SAVES: rateLimit('300/1h'),
     RATE_LIMIT_REFRESH_SIGN_IN: rateLimit('10/15m'),
     RATE_LIMIT_REFRESH_IP: rateLimit('120/15m'),
     RATE_LIMIT_UPLOADS: rateLimit('20/1m'),
@@ -287,6 +289,10 @@ export interface RateLimits {
   checkIns: Window;
   /** New messages per sender, client or dietitian (repeats of one clientMessageId are not counted). */
   messages: Window;
+  /** New goals, measurements, progress photos and documents per client, whoever adds them (repeats are not counted). */
+  careRecord: Window;
+  /** Saves of one client's intake questionnaire (it saves as the client types). */
+  intakeSaves: Window;
   /** Renewals of one sign-in (a browser renews about once an hour, when its session token expires). */
   refreshSignIn: Window;
   refreshIp: Window;
@@ -341,6 +347,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       visitsIp: env.RATE_LIMIT_VISITS_IP,
       checkIns: env.RATE_LIMIT_CHECK_INS,
       messages: env.RATE_LIMIT_MESSAGES,
+      careRecord: env.RATE_LIMIT_CARE_RECORD,
+      intakeSaves: env.RATE_LIMIT_INTAKE_SAVES,
       refreshSignIn: env.RATE_LIMIT_REFRESH_SIGN_IN,
       refreshIp: env.RATE_LIMIT_REFRESH_IP,
       uploads: env.RATE_LIMIT_UPLOADS,

@@ -41,6 +41,8 @@ export type LimitKind =
   | 'check-in-client'
   | 'message-sender'
   | 'journal-client'
+  | 'care-record-client'
+  | 'intake-client'
   | 'upload-count'
   | 'upload-bytes';
 
@@ -58,6 +60,8 @@ export const bucket = {
   checkInClient: (clientId: number) => `check-in:client:${clientId}`,
   messageSender: (userId: number) => `message:sender:${userId}`,
   journalWriter: (userId: number) => `journal:writer:${userId}`,
+  careRecordClient: (clientId: number) => `care-record:client:${clientId}`,
+  intakeClient: (clientId: number) => `intake:client:${clientId}`,
   uploadCount: (userId: number) => `upload:count:${userId}`,
   /** Locked only (its count is the bytes in the attachments table, not rows here). */
   uploadBytes: (userId: number) => `upload:bytes:${userId}`,

@@ -15,6 +15,7 @@ import { journalAdherence } from '../journal/adherence.js';
 import * as repo from './repo.js';
 import { FOLLOW_UP_TREND_DAYS, type FollowUpRow } from './schema.js';
 import { schedulesOn } from './service.js';
+import { intakeMissingAmong } from '../care-record/service.js';
 
 export type FollowUpDeps = {
   db: Kysely<Database>;
@@ -46,6 +47,7 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
     ),
     journalAdherence(db, clientIds, now),
   ]);
+  const intakeMissing = await intakeMissingAmong(db, clientIds);
   const latestBy = new Map(latest.map((c) => [c.client_id, c]));
   const contactBy = new Map(contacts.map((c) => [c.client_id, c.at]));
   const openPauseBy = new Map(pauses.filter((p) => p.resumed_on === null).map((p) => [p.subscription_id, p]));
@@ -89,6 +91,7 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
       lastContactAt: contact,
       daysSinceContact: contact === null ? null : Math.max(0, daysBetween(todayUtc(contact), today)),
       journal: journals.get(s.client_id) ?? { daysLogged: 0, lastLogged: null },
+      intakeMissing: intakeMissing.has(s.client_id),
     };
   });
   const scheduleOf = (row: FollowUpRow) => schedules.get(row.clientId)!.schedule;

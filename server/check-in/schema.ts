@@ -123,6 +123,8 @@ export const followUpRow = z.object({
   daysSinceContact: z.number().int().nullable(),
   /** The meal journal (issue 25): days logged of the last 7, and the last day logged. */
   journal: journalAdherence,
+  /** The client has not finished the intake questionnaire (issue 25). */
+  intakeMissing: z.boolean(),
 });
 export type FollowUpRow = z.infer<typeof followUpRow>;
 

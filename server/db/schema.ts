@@ -356,7 +356,7 @@ export interface MessageSettingsTable {
   updated_at: Timestamp;
 }
 
-export type AttachmentUse = 'message' | 'meal' | 'document';
+export type AttachmentUse = 'message' | 'meal' | 'document' | 'progress';
 /** An uploaded file (decision 112): its bytes are in storage under keys made from the id. */
 export interface AttachmentsTable {
   id: string;
@@ -634,11 +634,79 @@ export interface WaterIntakeTable {
   updated_at: Timestamp;
 }
 
+/** A client's intake questionnaire (issue 25): the answers as JSON, kept as the client types them. */
+export interface IntakesTable {
+  client_id: number;
+  answers: ColumnType<unknown, string | undefined, string>;
+  completed_at: NullableTimestamp;
+  updated_by: number | null;
+  updated_at: Timestamp;
+}
+
+/** Goals set together; every setting is kept and the newest is the current one. */
+export interface GoalsTable {
+  id: Generated<number>;
+  client_id: number;
+  target_weight_kg: number | null;
+  target_date: DateText | null;
+  waist_cm: number | null;
+  water_glasses: number | null;
+  steps: number | null;
+  habit: string | null;
+  set_by: number | null;
+  client_request_id: string;
+  created_at: CreatedAt;
+}
+
+export interface BodyMeasurementsTable {
+  id: Generated<number>;
+  client_id: number;
+  date: DateText;
+  waist_cm: number | null;
+  hip_cm: number | null;
+  chest_cm: number | null;
+  arm_cm: number | null;
+  thigh_cm: number | null;
+  recorded_by: number | null;
+  client_request_id: string;
+  created_at: CreatedAt;
+}
+
+export type ProgressPose = 'front' | 'side';
+export interface ProgressPhotosTable {
+  id: Generated<number>;
+  client_id: number;
+  date: DateText;
+  pose: ProgressPose;
+  attachment_id: string;
+  uploaded_by: number | null;
+  client_request_id: string;
+  created_at: CreatedAt;
+}
+
+export type DocumentKind = 'lab-report' | 'prescription' | 'other';
+export interface DocumentsTable {
+  id: Generated<number>;
+  client_id: number;
+  kind: DocumentKind;
+  title: string;
+  date: DateText;
+  attachment_id: string;
+  uploaded_by: number | null;
+  client_request_id: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   meal_entries: MealEntriesTable;
   meal_entry_attachments: MealEntryAttachmentsTable;
   meal_comments: MealCommentsTable;
   water_intake: WaterIntakeTable;
+  intakes: IntakesTable;
+  goals: GoalsTable;
+  body_measurements: BodyMeasurementsTable;
+  progress_photos: ProgressPhotosTable;
+  documents: DocumentsTable;
   message_attachments: MessageAttachmentsTable;
   attachments: AttachmentsTable;
   users: UsersTable;

@@ -1,6 +1,7 @@
 import { appointmentRoutes } from '../appointments/rest.js';
 import { attachmentRoutes } from '../attachments/rest.js';
 import { authRoutes } from '../auth/rest.js';
+import { careRecordRoutes } from '../care-record/rest.js';
 import { checkInRoutes } from '../check-in/rest.js';
 import { consultationRoutes } from '../consultation/rest.js';
 import { countriesRoutes } from '../countries/rest.js';
@@ -40,4 +41,5 @@ export const restRoutes: RestRoute[] = [
   ...notificationRoutes,
   ...appointmentRoutes,
   ...journalRoutes,
+  ...careRecordRoutes,
 ];

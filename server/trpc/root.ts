@@ -1,6 +1,7 @@
 import { adminRouter } from '../admin/router.js';
 import { appointmentsRouter } from '../appointments/router.js';
 import { authRouter } from '../auth/router.js';
+import { careRecordRouter } from '../care-record/router.js';
 import { checkInRouter } from '../check-in/router.js';
 import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
@@ -43,6 +44,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   appointments: appointmentsRouter,
   journal: journalRouter,
+  careRecord: careRecordRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -23,11 +23,14 @@ export function WeightChart({
   size = 'full',
   caption = false,
   empty,
+  target,
 }: {
   entries: WeightEntry[];
   size?: keyof typeof SIZES;
   caption?: boolean;
   empty?: string;
+  /** The goal's target weight, drawn as a dashed line across the chart. */
+  target?: ChartTarget | null;
 }) {
   const { margins, height, fallback } = SIZES[size];
   const { ref, width } = useWidth<HTMLElement>(fallback);
@@ -37,15 +40,35 @@ export function WeightChart({
       {entries.length === 0 ? (
         <p className={`${size === 'compact' ? 'py-3' : 'py-8'} text-center text-sm text-slate-600`}>{empty}</p>
       ) : (
-        <Chart entries={entries} box={{ ...margins, width, height: height(width) }} compact={size === 'compact'} caption={caption} />
+        <Chart
+          entries={entries}
+          box={{ ...margins, width, height: height(width) }}
+          compact={size === 'compact'}
+          caption={caption}
+          target={target ?? null}
+        />
       )}
     </figure>
   );
 }
 
-function Chart({ entries, box, compact, caption }: { entries: WeightEntry[]; box: ChartBox; compact: boolean; caption: boolean }) {
+export type ChartTarget = { weight: number; date: string | null };
+
+function Chart({
+  entries,
+  box,
+  compact,
+  caption,
+  target,
+}: {
+  entries: WeightEntry[];
+  box: ChartBox;
+  compact: boolean;
+  caption: boolean;
+  target: ChartTarget | null;
+}) {
   const gradient = useId();
-  const { points, ticks, yOf } = chartPoints(entries, box);
+  const { points, ticks, yOf } = chartPoints(entries, box, target ? [target.weight] : []);
   const first = points[0]!;
   const last = points[points.length - 1]!;
   const change = Math.round((last.weight - first.weight) * 10) / 10;
@@ -53,10 +76,12 @@ function Chart({ entries, box, compact, caption }: { entries: WeightEntry[]; box
   const baseline = box.height - box.bottom;
   const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ');
   const area = `${path} L ${last.x.toFixed(1)} ${baseline} L ${first.x.toFixed(1)} ${baseline} Z`;
+  const targetText = target ? `Target ${fmtKg(target.weight)} kg${target.date ? ` by ${formatDay(target.date)}` : ''}` : '';
   const summary =
-    points.length === 1
+    (target ? `${targetText}. ` : '') +
+    (points.length === 1
       ? `One weigh-in: ${fmtKg(first.weight)} kg on ${formatDay(first.date)}.`
-      : `Weight from ${fmtKg(first.weight)} kg on ${formatDay(first.date)} to ${fmtKg(last.weight)} kg on ${formatDay(last.date)} (${signed} kg), ${points.length} weigh-ins.`;
+      : `Weight from ${fmtKg(first.weight)} kg on ${formatDay(first.date)} to ${fmtKg(last.weight)} kg on ${formatDay(last.date)} (${signed} kg), ${points.length} weigh-ins.`);
   const shownTicks = compact ? [ticks[0]!, ticks.at(-1)!] : ticks;
   const text = compact ? 'text-[11px]' : 'text-[12px]';
 
@@ -86,6 +111,22 @@ function Chart({ entries, box, compact, caption }: { entries: WeightEntry[]; box
           </g>
         ))}
         {points.length > 1 && <path d={area} fill={`url(#${gradient})`} />}
+        {target && (
+          <g data-testid="weight-target-line">
+            <line
+              x1={box.left}
+              x2={box.width - box.right}
+              y1={yOf(target.weight)}
+              y2={yOf(target.weight)}
+              className="stroke-amber-600"
+              strokeWidth={2}
+              strokeDasharray="8 5"
+            />
+            <text x={box.width - box.right} y={yOf(target.weight) - 6} textAnchor="end" className={`fill-amber-800 font-semibold ${text}`}>
+              {targetText}
+            </text>
+          </g>
+        )}
         {points.length > 1 && (
           <path
             d={path}

@@ -11,13 +11,18 @@ export type ChartPoint = WeightEntry & { x: number; y: number };
 
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 
-export function chartPoints(entries: WeightEntry[], box: ChartBox): { points: ChartPoint[]; ticks: number[]; yOf: (kg: number) => number } {
+/** `alsoShow`: weights the scale must reach besides the entries' (a target weight's line). */
+export function chartPoints(
+  entries: WeightEntry[],
+  box: ChartBox,
+  alsoShow: number[] = [],
+): { points: ChartPoint[]; ticks: number[]; yOf: (kg: number) => number } {
   // Same day: the earlier entry (lower id, or earlier in the list) first.
   const sorted = entries
     .map((e, i) => ({ e, order: e.id ?? i }))
     .sort((a, b) => (a.e.date < b.e.date ? -1 : a.e.date > b.e.date ? 1 : a.order - b.order))
     .map(({ e }) => e);
-  const weights = sorted.map((e) => e.weight);
+  const weights = [...sorted.map((e) => e.weight), ...alsoShow];
   const ticks = sorted.length ? weightTicks(Math.min(...weights), Math.max(...weights)) : [];
   const lowTick = ticks[0] ?? 0;
   const highTick = ticks[ticks.length - 1] ?? 1;

@@ -20,6 +20,10 @@ import { useDashboardCheck } from './use-dashboard-session';
 import { UpdateWeightPage } from './weight/UpdateWeightPage';
 import { WeightHistoryPage } from './weight/WeightHistoryPage';
 import { HydrationMark } from '../../components/HydrationMark';
+import { DocumentsPage } from '../care-record/DocumentsPage';
+import { IntakePage } from '../care-record/IntakePage';
+import { IntakePrompt } from '../care-record/IntakePrompt';
+import { ProgressPage } from '../care-record/ProgressPage';
 
 /**
  * The lazy chunk for /dashboard and /dashboard/*, mounted with `nest`: paths
@@ -41,6 +45,7 @@ function SignedInDashboard() {
   useDashboardCheck();
   return (
     <DashboardShell>
+      <IntakePrompt />
       <Switch>
         <Route path="/">
           <Redirect to="/feeds" replace />
@@ -58,6 +63,9 @@ function SignedInDashboard() {
         <Route path="/check-in" component={CheckInPage} />
         <Route path="/payments" component={PaymentsPage} />
         <Route path="/appointments" component={AppointmentsPage} />
+        <Route path="/intake" component={IntakePage} />
+        <Route path="/progress" component={ProgressPage} />
+        <Route path="/documents" component={DocumentsPage} />
         <Route component={DashboardNotFound} />
       </Switch>
     </DashboardShell>

@@ -11,6 +11,7 @@ import { formatDay, formatPhone } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { WeightChart } from '../../../components/charts/WeightChart';
+import { ClientCareRecord } from '../../care-record/ClientCareRecord';
 import { DietPlanTable } from '../diet-plans/DietPlanTable';
 import { formatMoment } from '../format';
 import { AssignSubscriptionDialog } from '../subscriptions/AssignSubscriptionDialog';
@@ -96,6 +97,7 @@ export function ClientPage() {
           </div>
         </Card>
       </div>
+      <ClientCareRecord clientId={c.id} />
     </Page>
   );
 }

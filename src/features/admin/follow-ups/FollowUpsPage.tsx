@@ -126,6 +126,7 @@ function FollowUpCard({ row }: { row: FollowUpRow }) {
               {row.name}
             </Link>
             <StateBadge row={row} />
+            {row.intakeMissing && <Badge tone="amber">Intake missing</Badge>}
           </div>
           <p className="mt-0.5 text-sm text-slate-600">
             {row.planName} · every {row.everyDays} days · ends {formatFollowUpDay(row.endDate)}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Page } from '../../../components/ui/Page';
 import { LoadError, Loading } from '../../../components/ui/States';
 import { useTRPC } from '../../../lib/trpc';
+import { IntakeLinkCard } from '../../care-record/IntakeLinkCard';
 import { DevicesCard } from './DevicesCard';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
@@ -20,6 +21,7 @@ export function ProfilePage() {
         <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
           <ProfileForm profile={profile.data} />
           <div className="flex flex-col gap-5">
+            <IntakeLinkCard />
             <PasswordForm />
             <DevicesCard />
           </div>
