@@ -17,6 +17,8 @@ export type Target = (
 
 export type Subscribers = {
   size: number;
+  /** Subscriptions refused with 503 while opening and opened on a later attempt. */
+  retried: number;
   /** Resolves with each socket's latency (ms) from `t0`, or null for a socket the event never reached within `timeoutMs`. */
   awaitEvent(t0: number, timeoutMs: number): Promise<(number | null)[]>;
   /** Resolves with the arrival time (performance.now()) of the next event at each socket of `expected`, or null for one it never reached. */
@@ -25,6 +27,7 @@ export type Subscribers = {
 };
 
 const OPEN_IN_FLIGHT = 100;
+const OPEN_ATTEMPTS = 5;
 
 function subscribeMessage(subscription: { path: string; input: unknown }): string {
   return JSON.stringify({ id: 1, method: 'subscription', params: { path: subscription.path, input: { json: subscription.input } } });
@@ -68,6 +71,7 @@ export async function openSubscribers(target: Target, count: number, timeoutMs =
             resolve();
           } else if (data.includes('"error"')) {
             clearTimeout(timer);
+            ws.terminate();
             reject(new Error(`subscriber ${i} was refused: ${data.toString().slice(0, 300)}`));
           }
           return;
@@ -84,11 +88,24 @@ export async function openSubscribers(target: Target, count: number, timeoutMs =
       });
     });
 
+  /** A refusal while the server is briefly overloaded ("briefly unavailable", as its clients would see) is tried again, as they would. */
+  const openWithRetries = async (i: number) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await openOne(i);
+      } catch (err) {
+        if (attempt >= OPEN_ATTEMPTS || !/SERVICE_UNAVAILABLE|briefly unavailable/.test(String(err))) throw err;
+        retried += 1;
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
+  };
+  let retried = 0;
   let next = 0;
   const opener = async () => {
     while (next < count) {
       const i = next++;
-      await openOne(i);
+      await openWithRetries(i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(OPEN_IN_FLIGHT, count) }, opener));
@@ -111,6 +128,7 @@ export async function openSubscribers(target: Target, count: number, timeoutMs =
 
   return {
     size: count,
+    retried,
     awaitArrivals,
     async awaitEvent(t0, waitMs) {
       return (await awaitArrivals(everySocket, waitMs)).map((t) => (t === null ? null : t - t0));
