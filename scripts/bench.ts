@@ -6,7 +6,9 @@
  *   npm run bench -- --smoke           a few seconds of each part, nothing written (CI)
  *   npm run bench -- --profile         also writes CPU profiles of the app and the reference to .bench/
  *   npm run bench -- --observability   logs + metrics on vs off on the feed read (scripts/bench-observability.ts)
- *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,layers,fanout,pglite  --no-pglite  --out=FILE
+ *   npm run bench -- --parts=messages  only the messages part (issue 23); it writes its own section of docs/benchmarks.md
+ *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,layers,fanout,messages,pglite  --no-pglite  --out=FILE
+ *            --conversations=N (open conversations of the messages part, 1,000)
  *
  * Postgres: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  * It creates (and drops afterwards) a database poshan_bench_<pid> there.
@@ -21,6 +23,7 @@ import { type Child, startChild } from './bench/children.js';
 import { runLoad, percentile, sortedCopy } from './bench/load.js';
 import { cpuMeter } from './bench/cpu.js';
 import {
+  writeBlock,
   type FanoutRow,
   LAYERS,
   type LayerName,
@@ -33,6 +36,15 @@ import {
 } from './bench/report.js';
 import { seedBench, type BenchData } from './bench/seed.js';
 import { openSubscribers, type Target } from './bench/subscribers.js';
+import {
+  type ChatData,
+  chatTargets,
+  delivery,
+  type MessagesReport,
+  renderMessagesReport,
+  seedConversations,
+  sendLoads,
+} from './bench/messages.js';
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -43,7 +55,7 @@ const args = new Map(
 const smoke = args.has('smoke');
 const seconds = Number(args.get('seconds') ?? (smoke ? 1 : 8));
 const sizes = (args.get('sizes') ?? (smoke ? '50' : '1000,5000,10000')).split(',').map(Number);
-const parts = new Set((args.get('parts') ?? 'reads,likes,layers,fanout,pglite').split(','));
+const parts = new Set((args.get('parts') ?? 'reads,likes,layers,fanout,messages,pglite').split(','));
 const withPglite = parts.has('pglite') && !args.has('no-pglite');
 const profileDir = args.has('profile') ? path.resolve('.bench') : undefined;
 // Only a full run replaces the table in docs/benchmarks.md.
@@ -58,6 +70,10 @@ const LIKE_ROUNDS = smoke ? 1 : 3;
 /** The embedded database's read against its own /healthz, in paired rounds as the toggles are. */
 const EMBEDDED_ROUNDS = smoke ? 1 : 5;
 const SEED = { clients: 200, posts: 30, likedClients: 100 };
+/** Open conversations of the messages part (two subscriptions each). */
+const CONVERSATIONS = Number(args.get('conversations') ?? (smoke ? 50 : 1000));
+/** Sends are measured in paired rounds, as the toggles are. */
+const SEND_ROUNDS = smoke ? 1 : 3;
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 const durationMs = seconds * 1000;
@@ -248,6 +264,37 @@ async function fanout(label: string, target: Target, count: number, trigger: Tri
   return row;
 }
 
+/**
+ * Messages (issue 23): send → arrival at the other side with CONVERSATIONS open conversations,
+ * on one instance and with the sender on a second; then sends per second over REST and tRPC.
+ */
+async function messages(app: Child, app2: Child, reference: Child, chat: ChatData): Promise<MessagesReport> {
+  const n = chat.conversationIds.length;
+  const rounds = smoke ? 1 : 3;
+  const t = chatTargets(chat);
+  log(`messages: ${n} open conversations (${2 * n} subscriptions), ${rounds} rounds of a message in each`);
+  const rows = [
+    await delivery(
+      'least possible (reference)',
+      t.reference(reference.port),
+      n,
+      t.referenceSend(reference.port),
+      rounds,
+      reference,
+      log,
+      true,
+    ),
+    await delivery('app, one instance', t.app(app.port), n, t.restSend(app.port), rounds, app, log, true),
+    await delivery('app, sender on a second instance', t.app(app2.port), n, t.restSend(app.port), rounds, app2, log),
+  ];
+  log(`sends: ${SEND_ROUNDS} paired round${SEND_ROUNDS === 1 ? '' : 's'} of ${seconds} s each, REST then tRPC`);
+  const loads = sendLoads(chat, { app: app.port, reference: reference.port }, durationMs);
+  const measureRef = () => measured(loads.reference, reference);
+  const rest = await pairedRounds('sends, REST', SEND_ROUNDS, measureRef, () => measured(loads.rest, app));
+  const trpc = await pairedRounds('sends, tRPC', SEND_ROUNDS, measureRef, () => measured(loads.trpc, app));
+  return { date: new Date().toISOString(), loadavg: os.loadavg(), seconds, delivery: rows, sends: { rest, trpc } };
+}
+
 async function postJson(url: string, method: string, token: string | null, body: unknown) {
   const res = await fetch(url, {
     method,
@@ -329,13 +376,15 @@ async function main() {
     const handle = connectPostgres(url, 2);
     await migrateToLatest(handle.db);
     const data = await seedBench(handle.db, SEED);
+    const chat = parts.has('messages') ? await seedConversations(handle.db, CONVERSATIONS) : null;
     await handle.close();
     await db.connect();
     meter = cpuMeter(db, dbName);
     // The reference logs its events in a table of its own (same shape, own identity), so the app never sees them as gaps.
     await db.query('create table bench_reference_events (like feed_events including all)');
 
-    const env = { DATABASE_URL: url, BENCH_DATABASE_URL: url };
+    // Senders of the messages part send far more than a person may: the per-sender limit is lifted.
+    const env = { DATABASE_URL: url, BENCH_DATABASE_URL: url, RATE_LIMIT_MESSAGES: '1000000/1s' };
     const [app, app2, reference] = await Promise.all([
       startChild('app', 'app-server.ts', env, { cpuProfileDir: profileDir }),
       startChild('app-2', 'app-server.ts', env),
@@ -391,7 +440,16 @@ async function main() {
         ),
       );
     }
+    const messagesReport = chat ? await messages(app, app2, reference, chat) : null;
     await Promise.all(children.splice(0).map((c) => c.stop()));
+    if (messagesReport) {
+      const text = renderMessagesReport(messagesReport);
+      console.log(`\n${text}\n`);
+      if (!smoke) {
+        writeBlock(args.get('out') ?? 'docs/benchmarks.md', 'messages', text, 'server');
+        log(`wrote the messages section of ${args.get('out') ?? 'docs/benchmarks.md'}`);
+      }
+    }
 
     const embedded = withPglite ? await pgliteReads() : null;
     const report: Report = {

@@ -11,6 +11,8 @@ export type LoadSpec = {
   connections: number;
   durationMs: number;
   method?: string;
+  /** A path per worker (against `url`), when each worker has its own. */
+  path?: (worker: number) => string;
   headers?: (worker: number) => Record<string, string>;
   body?: (worker: number, n: number) => string | undefined;
   /** Called with each answer's body, when given (the body is only read then). */
@@ -29,7 +31,8 @@ export function sortedCopy(values: number[]): Float64Array {
   return Float64Array.from(values).sort();
 }
 
-function once(agent: http.Agent, url: URL, spec: LoadSpec, worker: number, n: number): Promise<number> {
+function once(agent: http.Agent, base: URL, spec: LoadSpec, worker: number, n: number): Promise<number> {
+  const url = spec.path ? new URL(spec.path(worker), base) : base;
   return new Promise((resolve, reject) => {
     const body = spec.body?.(worker, n);
     const headers = { ...spec.headers?.(worker) };

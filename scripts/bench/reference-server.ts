@@ -11,6 +11,13 @@
  * shape built once, framed once, and written straight to every socket's
  * stream in one loop: no per-socket framing, views, session checks or
  * batches. The app's live feed is measured against it.
+ *
+ * For messages (issue 23) it is the least-possible sender and delivery: POST
+ * /messages does the app's insert, sequence number and NOTIFY (ids only) in
+ * one statement on the same tables; a socket on /ws/messages?c=<id> hears one
+ * conversation, and for each NOTIFY it loads the message once (one named
+ * statement), builds the frame once and writes it to that conversation's
+ * sockets.
  * Started by scripts/bench.ts as
  * its own process; its throughput is what this machine allows for that work.
  */
@@ -35,7 +42,7 @@ let heard = 0;
 /** The subscribers' TCP streams (ws framing skipped: each event's frame is made once). */
 const subscribers = new Set<Duplex>();
 listener.on('notification', (n) => {
-  if (!n.payload) return;
+  if (n.channel !== EVENTS_CHANNEL || !n.payload) return;
   const event = JSON.parse(n.payload) as { eventId: number; postId: number; likeCount: number };
   if (event.eventId > 0) heard += 1;
   if (subscribers.size === 0) return;
@@ -64,6 +71,53 @@ function textFrame(text: Buffer): Buffer {
   return frame;
 }
 await listener.query(`listen ${EVENTS_CHANNEL}`);
+
+const MESSAGES_CHANNEL = 'poshan_bench_messages';
+/** Each conversation's subscribers, by conversation id. */
+const conversationSockets = new Map<number, Set<Duplex>>();
+const SEND = {
+  name: 'send',
+  text: `with c as (
+           update conversations set last_seq = last_seq + 1, last_message_at = now(), last_sender_role = 'client'
+           where id = $1 and client_id = $2 returning id, last_seq),
+         m as (
+           insert into messages (conversation_id, seq, sender_id, sender_role, client_message_id, text, sent_at)
+           select c.id, c.last_seq, $2, 'client', $3, $4, now() from c returning id, conversation_id, seq, sent_at)
+         select m.id, m.seq, m.sent_at, pg_notify('${MESSAGES_CHANNEL}', json_build_object('conversationId', m.conversation_id, 'seq', m.seq)::text)
+         from m`,
+};
+const MESSAGE = {
+  name: 'message',
+  text: `select m.id, m.seq, m.conversation_id, m.client_message_id, m.sender_id, m.sender_role, m.text, m.sent_at,
+           u.first_name, u.last_name
+         from messages m left join users u on u.id = m.sender_id where m.conversation_id = $1 and m.seq = $2`,
+};
+listener.on('notification', (n) => {
+  if (n.channel !== MESSAGES_CHANNEL || !n.payload) return;
+  const { conversationId, seq } = JSON.parse(n.payload) as { conversationId: number; seq: number };
+  const sockets = conversationSockets.get(conversationId);
+  if (!sockets?.size) return;
+  void pool.query({ ...MESSAGE, values: [conversationId, seq] }).then(({ rows: [r] }) => {
+    if (!r) return;
+    const message = {
+      id: r.id,
+      seq: r.seq,
+      conversationId: r.conversation_id,
+      clientMessageId: r.client_message_id,
+      sender: { id: r.sender_id, name: `${r.first_name} ${r.last_name}`, role: r.sender_role },
+      text: r.text,
+      attachments: [],
+      sentAt: r.sent_at.toISOString(),
+    };
+    const id = String(r.seq);
+    const data = { kind: 'message', message };
+    const frame = textFrame(
+      Buffer.from(JSON.stringify({ id: 1, jsonrpc: '2.0', result: { type: 'data', id, data: { json: { id, data } } } })),
+    );
+    for (const stream of sockets) stream.write(frame);
+  });
+});
+await listener.query(`listen ${MESSAGES_CHANNEL}`);
 
 const hash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -112,6 +166,17 @@ async function feed(req: IncomingMessage, res: ServerResponse) {
   send(res, 200, { status: 200, message: 'Feeds loaded', data, nextCursor: rows.length > 20 ? 'next' : null });
 }
 
+async function sendMessage(req: IncomingMessage, res: ServerResponse) {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  const user = await userOf(req);
+  if (!user) return send(res, 401, { status: 401, message: 'Your session has expired. Please sign in again.' });
+  const body = JSON.parse(text) as { conversationId: number; text: string; clientMessageId: string };
+  const { rows } = await pool.query({ ...SEND, values: [body.conversationId, user.id, body.clientMessageId, body.text] });
+  if (!rows[0]) return send(res, 404, { status: 404, message: 'No such conversation.' });
+  send(res, 201, { status: 201, message: 'Message sent', data: { id: rows[0].id, seq: rows[0].seq, sentAt: rows[0].sent_at } });
+}
+
 async function toggle(req: IncomingMessage, res: ServerResponse) {
   let text = '';
   for await (const chunk of req) text += chunk;
@@ -129,7 +194,14 @@ async function toggle(req: IncomingMessage, res: ServerResponse) {
 }
 
 const server = createServer((req, res) => {
-  const route = req.method === 'GET' && req.url?.startsWith('/feeds') ? feed : req.method === 'PUT' && req.url === '/like' ? toggle : null;
+  const route =
+    req.method === 'GET' && req.url?.startsWith('/feeds')
+      ? feed
+      : req.method === 'PUT' && req.url === '/like'
+        ? toggle
+        : req.method === 'POST' && req.url === '/messages'
+          ? sendMessage
+          : null;
   if (req.url === '/healthz') return send(res, 200, { status: 200, message: 'ok' });
   if (!route) return send(res, 404, { status: 404, message: 'no such path' });
   route(req, res).catch((err: Error) => send(res, 500, { status: 500, message: err.message }));
@@ -137,10 +209,13 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 60_000;
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
 server.on('upgrade', (req, socket, head) => {
-  if (req.url !== '/ws') return socket.destroy();
+  const conversation = /^\/ws\/messages\?c=(\d+)$/.exec(req.url ?? '');
+  if (req.url !== '/ws' && !conversation) return socket.destroy();
   wss.handleUpgrade(req, socket, head, (ws) => {
-    subscribers.add(socket);
-    ws.once('close', () => subscribers.delete(socket));
+    const set = conversation ? (conversationSockets.get(Number(conversation[1])) ?? new Set<Duplex>()) : subscribers;
+    if (conversation) conversationSockets.set(Number(conversation[1]), set);
+    set.add(socket);
+    ws.once('close', () => set.delete(socket));
     ws.send('ready');
   });
 });

@@ -52,17 +52,17 @@ export type Report = {
   } | null;
 };
 
-const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : '–');
+export const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : '–');
 const rps = (r: LoadResult) => `${Math.round(r.rps).toLocaleString('en-US')}/s`;
-const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-const load = (r: LoadResult) => `${rps(r)}, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${r.failed ? `, ${r.failed} failed` : ''}`;
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+export const load = (r: LoadResult) => `${rps(r)}, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${r.failed ? `, ${r.failed} failed` : ''}`;
 
-function table(head: string[], rows: string[][]): string {
+export function table(head: string[], rows: string[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-const cpu = (m: Measured) => (m.cpu ? `${m.cpu.serverMs.toFixed(3)} + ${m.cpu.dbMs.toFixed(3)}` : '–');
-const serverCpu = (m: Measured) => (m.cpu ? `${(m.cpu.serverMs * 1000).toFixed(0)} µs` : '–');
+export const cpu = (m: Measured) => (m.cpu ? `${m.cpu.serverMs.toFixed(3)} + ${m.cpu.dbMs.toFixed(3)}` : '–');
+export const serverCpu = (m: Measured) => (m.cpu ? `${(m.cpu.serverMs * 1000).toFixed(0)} µs` : '–');
 const cpuTotal = (m: Measured) => (m.cpu ? m.cpu.serverMs + m.cpu.dbMs : Number.NaN);
 
 function cpuTable({ reads, likes }: Report): string[][] {
@@ -237,16 +237,28 @@ export function printReport(r: Report) {
   console.log(`\n${renderReport(r)}\n`);
 }
 
-const START = '<!-- bench:server:start -->';
-const END = '<!-- bench:server:end -->';
-
-/** Replaces the Server section of the file (other sections, such as Lighthouse, stay as they are). */
-export function writeReport(file: string, r: Report) {
-  const section = `${START}\n## Server\n\nWritten by \`npm run bench\` (scripts/bench.ts).\n\n${renderReport(r)}\n${END}`;
+/**
+ * Replaces the block between `<!-- bench:<name>:start -->` and its end marker in the file (other
+ * sections, such as Lighthouse, stay as they are); a new block goes after `after`'s block, else at the end.
+ */
+export function writeBlock(file: string, name: string, body: string, after?: string) {
+  const [start, end] = [`<!-- bench:${name}:start -->`, `<!-- bench:${name}:end -->`];
+  const section = `${start}\n${body}\n${end}`;
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const at = current.indexOf(START);
-  const end = current.indexOf(END);
-  const next =
-    at >= 0 && end > at ? `${current.slice(0, at)}${section}${current.slice(end + END.length)}` : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
+  const at = current.indexOf(start);
+  const to = current.indexOf(end);
+  if (at >= 0 && to > at) return writeFileSync(file, `${current.slice(0, at)}${section}${current.slice(to + end.length)}`);
+  const afterEnd = after ? `<!-- bench:${after}:end -->` : '';
+  const anchor = afterEnd ? current.indexOf(afterEnd) : -1;
+  writeFileSync(
+    file,
+    anchor >= 0
+      ? `${current.slice(0, anchor + afterEnd.length)}\n\n${section}${current.slice(anchor + afterEnd.length)}`
+      : `${current.trimEnd()}\n\n${section}\n`,
+  );
+}
+
+/** Replaces the Server section of the file. */
+export function writeReport(file: string, r: Report) {
+  writeBlock(file, 'server', `## Server\n\nWritten by \`npm run bench\` (scripts/bench.ts).\n\n${renderReport(r)}`);
 }

@@ -95,9 +95,9 @@ export async function attachmentViews(
   db: Kysely<Database>,
   ids: readonly string[],
   viewer: AttachmentViewer,
+  now = Date.now(),
 ): Promise<Map<string, AttachmentView>> {
   const rows = await findAttachments(db, [...new Set(ids)]);
-  const now = Date.now();
   return new Map(rows.filter((row) => mayView(row, viewer)).map((row) => [row.id, toView(row, now)]));
 }
 

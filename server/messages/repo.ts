@@ -487,6 +487,19 @@ export async function insertMessageAttachments(db: Db, messageId: number, attach
     .execute();
 }
 
+/** Which of `ids` are files of messages of this conversation. */
+export async function conversationAttachmentIds(db: Db, conversationId: number, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('message_attachments as ma')
+    .innerJoin('messages as m', 'm.id', 'ma.message_id')
+    .select('ma.attachment_id')
+    .where('m.conversation_id', '=', conversationId)
+    .where('ma.attachment_id', 'in', [...ids])
+    .execute();
+  return rows.map((r) => r.attachment_id);
+}
+
 /** The attachment ids of these messages, each message's in order. */
 export async function attachmentIdsOf(db: Db, messageIds: readonly number[]): Promise<Map<number, string[]>> {
   const byMessage = new Map<number, string[]>();

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { attachmentView } from '../attachments/schema.js';
 import { liveSubscriber } from '../trpc/context.js';
 import { clientProcedure, router } from '../trpc/init.js';
 import { conversationStream } from './streams.js';
 import { exportConversation } from './export.js';
 import {
   conversationEventsInput,
+  conversationFilesInput,
   conversationIdInput,
   conversationList,
   listConversationsInput,
@@ -32,7 +34,7 @@ export const messagesRouter = router({
   list: clientProcedure
     .input(listMessagesInput)
     .output(messagePage)
-    .query(({ ctx, input }) => service.listMessages(ctx.deps.db, ctx.user, input)),
+    .query(({ ctx, input }) => service.listMessages(ctx.deps.db, ctx.user, input, ctx.deps.clock())),
   send: clientProcedure
     .input(sendMessageInput)
     .output(sentMessage)
@@ -59,6 +61,14 @@ export const messagesRouter = router({
       ...liveSubscriber(ctx, signal),
     });
   }),
+  /**
+   * Fresh signed links for files shown in an open conversation: the links in messages expire after 15 minutes,
+   * and a chat left open longer asks for new ones (only files of this conversation's messages are answered).
+   */
+  files: clientProcedure
+    .input(conversationFilesInput)
+    .output(z.array(attachmentView))
+    .query(({ ctx, input }) => service.conversationFiles(ctx.deps.db, ctx.user, input, ctx.deps.clock())),
   /** The navigation badge. */
   unread: clientProcedure
     .input(z.void())

@@ -38,6 +38,17 @@ const pageLimit = (max: number, fallback: number) =>
 
 export const conversationIdInput = z.object({ conversationId: idField('conversationId') });
 
+/** Files of an open conversation whose signed links are to be made again (links last 15 minutes). */
+export const CONVERSATION_FILES_MAX = 100;
+export const conversationFilesInput = conversationIdInput.extend({
+  attachmentIds: z
+    .array(z.uuid({ error: 'Each attachment id is a file id of this conversation (a UUID)' }), {
+      error: 'attachmentIds must be a list of file ids',
+    })
+    .min(1, 'Name at least one file')
+    .max(CONVERSATION_FILES_MAX, `At most ${CONVERSATION_FILES_MAX} files at a time`),
+});
+
 /** messages.events: tRPC fills `lastEventId` (the last seq received) in by itself when it reconnects. */
 export const conversationEventsInput = conversationIdInput.extend({
   lastEventId: tokenText('lastEventId', 20, 'lastEventId is not a message seq').nullish(),

@@ -61,14 +61,19 @@ export function toMessage(r: repo.MessageRow, attachments: readonly AttachmentVi
   };
 }
 
-/** Messages as a viewer sees them, with their files' views (fresh signed links). */
-export async function messagesWithFiles(db: Db, viewer: AttachmentViewer, rows: readonly repo.MessageRow[]): Promise<Message[]> {
+/** Messages as a viewer sees them, with their files' views (fresh signed links, from `now`). */
+export async function messagesWithFiles(
+  db: Db,
+  viewer: AttachmentViewer,
+  rows: readonly repo.MessageRow[],
+  now = Date.now(),
+): Promise<Message[]> {
   const idsByMessage = await repo.attachmentIdsOf(
     db,
     rows.map((r) => r.id),
   );
   if (idsByMessage.size === 0) return rows.map((r) => toMessage(r));
-  const views = await attachmentViews(db, [...idsByMessage.values()].flat(), viewer);
+  const views = await attachmentViews(db, [...idsByMessage.values()].flat(), viewer, now);
   return rows.map((r) =>
     toMessage(
       r,
@@ -77,7 +82,8 @@ export async function messagesWithFiles(db: Db, viewer: AttachmentViewer, rows: 
   );
 }
 
-const withFiles = async (db: Db, viewer: SessionUser, row: repo.MessageRow) => (await messagesWithFiles(db, viewer, [row]))[0]!;
+const withFiles = async (db: Db, viewer: SessionUser, row: repo.MessageRow, now: Date) =>
+  (await messagesWithFiles(db, viewer, [row], now.getTime()))[0]!;
 
 /**
  * The conversation a viewer may open: any for a dietitian; for a client only
@@ -120,7 +126,7 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
     if (row.conversation_id !== conversation.id) {
       throw conflict('This clientMessageId was already used for a message in another conversation. Make a new one for each message.');
     }
-    return { ...(await withFiles(deps.db, actor, row)), repeated: true } satisfies SentMessage;
+    return { ...(await withFiles(deps.db, actor, row, now)), repeated: true } satisfies SentMessage;
   };
   const first = await repo.findMessageByKey(deps.db, actor.id, key);
   if (first) return repeatOf(first);
@@ -180,7 +186,7 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
       return once.row;
     });
     pushAfterCommit.run?.();
-    return { ...(await withFiles(deps.db, actor, row)), repeated: false } satisfies SentMessage;
+    return { ...(await withFiles(deps.db, actor, row, now)), repeated: false } satisfies SentMessage;
   } catch (err) {
     if (err instanceof RepeatedSend) return await repeatOf(err.row);
     throw err;
@@ -220,7 +226,7 @@ async function autoReplyIfClosed(
  * read. A dietitian reading a client's messages is recorded in the audit log
  * (health data access), except for catching up (`after`) on what is open.
  */
-export async function listMessages(db: Db, actor: SessionUser, input: ListMessagesInput) {
+export async function listMessages(db: Db, actor: SessionUser, input: ListMessagesInput, now = new Date()) {
   const conversation = await conversationFor(db, actor, input.conversationId);
   const [rows, marks] = await Promise.all([
     repo.listMessages(db, conversation.id, input),
@@ -238,7 +244,7 @@ export async function listMessages(db: Db, actor: SessionUser, input: ListMessag
   const viewerIsClient = !isDietitian(actor);
   return {
     conversationId: conversation.id,
-    messages: await messagesWithFiles(db, actor, rows),
+    messages: await messagesWithFiles(db, actor, rows, now.getTime()),
     lastSeq: conversation.last_seq,
     seenSeq: viewerIsClient ? marks.teamSeq : marks.clientSeq,
     readSeq: viewerIsClient ? marks.clientSeq : await repo.readSeqOf(db, conversation.id, actor.id),
@@ -321,6 +327,18 @@ export function unreadCount(db: Db, actor: SessionUser) {
 export async function conversationViewer(db: Db, actor: SessionUser, conversationId: number): Promise<ConversationViewer> {
   const conversation = await conversationFor(db, actor, conversationId);
   return { conversationId: conversation.id, clientId: conversation.client_id, userId: actor.id, isClient: !isDietitian(actor) };
+}
+
+/**
+ * Fresh signed links for files of an open conversation (theirs expire after
+ * 15 minutes; a chat left open longer asks again): the views of those of
+ * `attachmentIds` that messages of this conversation carry, signed from `now`.
+ */
+export async function conversationFiles(db: Db, actor: SessionUser, input: { conversationId: number; attachmentIds: string[] }, now: Date) {
+  const conversation = await conversationFor(db, actor, input.conversationId);
+  const ids = await repo.conversationAttachmentIds(db, conversation.id, input.attachmentIds);
+  const views = await attachmentViews(db, ids, { id: conversation.client_id, role: ROLE.client }, now.getTime());
+  return input.attachmentIds.flatMap((id) => views.get(id) ?? []);
 }
 
 /**

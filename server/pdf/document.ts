@@ -14,12 +14,20 @@ const require = createRequire(import.meta.url);
 export const FONTS = {
   regular: require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
   semibold: require.resolve('@expo-google-fonts/noto-sans/600SemiBold/NotoSans_600SemiBold.ttf'),
+  /** Hindi and other Devanagari text (fontkit shapes its conjuncts and matras). */
+  devanagari: require.resolve('@expo-google-fonts/noto-sans-devanagari/400Regular/NotoSansDevanagari_400Regular.ttf'),
+  /** Emoji, as outlines (PDF viewers draw no colour emoji font). */
+  emoji: require.resolve('@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'),
 } as const;
 export type FontWeight = keyof typeof FONTS;
 
 /** The font files' bytes, read once per thread: each PDF worker reads them at its first document and keeps them. */
 let fontData: Record<FontWeight, Buffer> | null = null;
-const fontBytes = () => (fontData ??= { regular: readFileSync(FONTS.regular), semibold: readFileSync(FONTS.semibold) });
+const fontBytes = () =>
+  (fontData ??= Object.fromEntries(Object.entries(FONTS).map(([weight, file]) => [weight, readFileSync(file)])) as Record<
+    FontWeight,
+    Buffer
+  >);
 
 export const A4 = { width: 595.28, height: 841.89 } as const;
 

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { ConversationDrawing } from './conversation.js';
 import type { DietPlanDrawing } from './diet-plan.js';
 import type { InvoiceDrawing } from './invoice.js';
 
@@ -11,7 +12,10 @@ import type { InvoiceDrawing } from './invoice.js';
  */
 export const PDF_WORKERS = Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
-export type PdfJob = { kind: 'diet-plan'; drawing: DietPlanDrawing } | { kind: 'invoice'; drawing: InvoiceDrawing };
+export type PdfJob =
+  | { kind: 'diet-plan'; drawing: DietPlanDrawing }
+  | { kind: 'invoice'; drawing: InvoiceDrawing }
+  | { kind: 'conversation'; drawing: ConversationDrawing };
 type Reply = { id: number; pdf?: Uint8Array; error?: string };
 type Task = { id: number; job: PdfJob; resolve: (pdf: Uint8Array) => void; reject: (err: Error) => void };
 type Slot = { worker: Worker; task: Task | null };

@@ -2,6 +2,7 @@ import { AlertCircle, Check, CheckCheck, Clock, FileText } from 'lucide-react';
 import { Fragment, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Message } from '../../../server/messages/schema';
 import { formatDay } from '../../lib/format';
+import { type FileView, linkExpiry, OPEN_MARGIN_MS, openFile } from './fresh-links';
 import { Linkified } from './linkify';
 import type { PendingFile, PendingMessage } from './pending-messages';
 
@@ -37,7 +38,11 @@ export type ChatThreadProps = {
   /** What the other side is doing ("Asha is typing…"), or nothing. */
   activity?: string | null;
   emptyText: string;
+  /** Renewing the files' signed links (they last 15 minutes): on demand, and when a photo fails to load. */
+  files?: FileLinks;
 };
+
+type FileLinks = { renew: () => Promise<Map<string, FileView>>; failed: () => void };
 
 /**
  * The messages of one conversation, oldest at the top, opened at the newest.
@@ -159,7 +164,7 @@ export function ChatThread(props: ChatThreadProps) {
                   status={status}
                   seq={m.seq}
                 >
-                  {m.attachments.length > 0 && <Files files={m.attachments} own={own} />}
+                  {m.attachments.length > 0 && <Files files={m.attachments} own={own} links={props.files} />}
                   {m.text && <Linkified text={m.text} />}
                 </Bubble>
               </Fragment>
@@ -209,7 +214,15 @@ type ShownFile = PendingFile & { url?: string };
  * downloads. Links are the server's short-lived signed ones (never the
  * uploaded original: photos were re-encoded without their metadata).
  */
-function Files({ files, own }: { files: readonly ShownFile[]; own: boolean }) {
+function Files({ files, own, links }: { files: readonly ShownFile[]; own: boolean; links?: FileLinks }) {
+  /** A link about to expire is renewed first, then opened (a chat left open past 15 minutes). */
+  const openFresh = (f: ShownFile) => async (e: React.MouseEvent<HTMLAnchorElement>) => {
+    const exp = linkExpiry(f.url);
+    if (!links || exp === null || exp - Date.now() > OPEN_MARGIN_MS) return;
+    e.preventDefault();
+    const fresh = (await links.renew()).get(f.id);
+    if (fresh) openFile(fresh);
+  };
   return (
     <ul className="mb-1.5 flex flex-wrap gap-1.5" aria-label="Attached files">
       {files.map((f) => {
@@ -220,6 +233,7 @@ function Files({ files, own }: { files: readonly ShownFile[]; own: boolean }) {
             alt={f.name}
             className="h-32 max-w-full rounded-lg bg-slate-100 object-cover sm:h-40"
             loading="lazy"
+            onError={links?.failed}
           />
         ) : (
           <span className={`flex items-center gap-2 rounded-lg px-2.5 py-2 text-sm ${own ? 'bg-white/15' : 'bg-slate-100'}`}>
@@ -236,6 +250,7 @@ function Files({ files, own }: { files: readonly ShownFile[]; own: boolean }) {
                 rel="noopener noreferrer"
                 download={image ? undefined : f.name}
                 aria-label={image ? `Open photo ${f.name}` : `Download ${f.name}`}
+                onClick={openFresh(f)}
                 className="block"
               >
                 {body}

@@ -59,6 +59,7 @@ export function ConversationView({
           onAtEnd={onAtEnd}
           activity={activity}
           emptyText={emptyText}
+          files={{ renew: c.renewFiles, failed: c.fileFailed }}
         />
       )}
       <Composer

@@ -4,6 +4,7 @@ import { connection, isOutage } from '../../lib/connection';
 import { errorMessage } from '../../lib/errors';
 import { newRequestKey } from '../../lib/request-key';
 import { useTRPCClient } from '../../lib/trpc';
+import { type FileView, firstExpiry, RENEW_AHEAD_MS, RENEW_AT_MOST_EVERY_MS, withRenewedFiles } from './fresh-links';
 import { loadPending, type PendingFile, type PendingMessage, savePending } from './pending-messages';
 
 /** Messages loaded per page when scrolling up. */
@@ -32,7 +33,8 @@ type Action =
   | { type: 'received'; message: Message }
   | { type: 'seen'; seq: number }
   | { type: 'read'; seq: number }
-  | { type: 'pending'; pending: readonly PendingMessage[] };
+  | { type: 'pending'; pending: readonly PendingMessage[] }
+  | { type: 'files'; views: readonly FileView[] };
 
 function withMessages(bySeq: ReadonlyMap<number, Message>, messages: readonly Message[]): ReadonlyMap<number, Message> {
   if (messages.length === 0) return bySeq;
@@ -76,6 +78,10 @@ function reducer(state: State, action: Action): State {
       return action.seq > state.readSeq ? { ...state, readSeq: action.seq } : state;
     case 'pending':
       return { ...state, pending: action.pending };
+    case 'files': {
+      const bySeq = withRenewedFiles(state.bySeq, action.views);
+      return bySeq === state.bySeq ? state : { ...state, bySeq };
+    }
   }
 }
 
@@ -249,6 +255,43 @@ export function useConversation(conversationId: number, viewerId: number, option
 
   const messages = useMemo(() => [...state.bySeq.values()].sort((a, b) => a.seq - b.seq), [state.bySeq]);
 
+  // Signed links of files last 15 minutes (fresh-links.ts): renewed for the files shown, once at a time.
+  const renewing = useRef<Promise<Map<string, FileView>> | null>(null);
+  const lastRenewed = useRef(0);
+  const renewFiles = useCallback((): Promise<Map<string, FileView>> => {
+    if (renewing.current) return renewing.current;
+    const ids = [...new Set([...stateRef.current.bySeq.values()].flatMap((m) => m.attachments.map((a) => a.id)))];
+    const run = (async () => {
+      const renewed = new Map<string, FileView>();
+      try {
+        for (let i = 0; i < ids.length; i += 100) {
+          const views = await client.messages.files.query({ conversationId, attachmentIds: ids.slice(i, i + 100) });
+          for (const v of views) renewed.set(v.id, v);
+          dispatch({ type: 'files', views });
+        }
+        lastRenewed.current = Date.now();
+      } catch {
+        // Offline or refused: the next expiry, a photo that fails to load or a click asks again.
+      }
+      return renewed;
+    })().finally(() => {
+      renewing.current = null;
+    });
+    renewing.current = run;
+    return run;
+  }, [client, conversationId]);
+  const expiry = useMemo(() => firstExpiry(state.bySeq.values()), [state.bySeq]);
+  useEffect(() => {
+    if (expiry === null) return;
+    const wait = Math.max(expiry - RENEW_AHEAD_MS - Date.now(), lastRenewed.current + RENEW_AT_MOST_EVERY_MS - Date.now(), 0);
+    const timer = setTimeout(() => void renewFiles(), wait);
+    return () => clearTimeout(timer);
+  }, [expiry, renewFiles]);
+  /** A photo failed to load (its link may have expired while the device slept): renewed, unless it just was. */
+  const fileFailed = useCallback(() => {
+    if (Date.now() - lastRenewed.current >= RENEW_AT_MOST_EVERY_MS) void renewFiles();
+  }, [renewFiles]);
+
   return {
     conversationId,
     status: state.status,
@@ -265,6 +308,9 @@ export function useConversation(conversationId: number, viewerId: number, option
     loadOlder,
     markRead,
     catchUp,
+    /** Fresh signed links for the files shown (resolves with them by id). */
+    renewFiles,
+    fileFailed,
     /** A message from the live stream. */
     receive: (message: Message) => dispatch({ type: 'received', message }),
     /** The other side read up to `seq` (live). */
