@@ -12,6 +12,7 @@ import type { FeedBus, FeedBusMessage } from './realtime/feed-bus.js';
 import type { FollowUpBus, FollowUpNotification } from './realtime/follow-up-bus.js';
 import type { LiveChannel } from './realtime/live-channel.js';
 import type { MessageNote, MessagesBus } from './messages/events.js';
+import type { CallNote, CallsBus } from './calls/events.js';
 import type { FileStorage } from './storage/index.js';
 
 /**
@@ -41,6 +42,10 @@ export interface AppDeps {
   messagesBus: MessagesBus;
   /** The conversations' channel (messages.events, admin.messages.inboxEvents), fed by messagesBus. */
   messagesLive: LiveChannel<MessageNote>;
+  /** Call signals and places (the `call_signals` NOTIFY, decision 120): never stored. */
+  callsBus: CallsBus;
+  /** The calls' channel (calls.join), fed by callsBus. */
+  callsLive: LiveChannel<CallNote>;
   /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
   jobs: JobQueue;
   /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */

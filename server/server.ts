@@ -18,6 +18,7 @@ import { createMetrics } from './observability/metrics.js';
 import { registerServerMetrics } from './observability/server-metrics.js';
 import { startFollowUps } from './check-in/start.js';
 import { createMessagesBus } from './messages/events.js';
+import { createCallsBus } from './calls/events.js';
 import { scheduleMessageNotices } from './messages/notify.js';
 import { keepFeedPagesFresh } from './feed/freshness.js';
 import { createFeedPageCache } from './feed/page-cache.js';
@@ -77,6 +78,8 @@ export async function createDeps(
   });
   const messagesBus = createMessagesBus(dbHandle, (err) => logger.warn('bad messages notification', { error: err.message }));
   await messagesBus.start();
+  const callsBus = createCallsBus(dbHandle, (err) => logger.warn('bad call notification', { error: err.message }));
+  await callsBus.start();
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();
   const clockSkew = createClockSkewCheck(dbHandle.db, logger, { now: opts.processNow });
@@ -96,6 +99,8 @@ export async function createDeps(
     followUpLive: createLiveChannel(followUpBus),
     messagesBus,
     messagesLive: createLiveChannel(messagesBus),
+    callsBus,
+    callsLive: createLiveChannel(callsBus),
     jobs,
     clock,
     sessions,
@@ -159,6 +164,7 @@ export async function listen(
         await deps.jobs.stop();
         await deps.followUpBus.stop();
         await deps.messagesBus.stop();
+        await deps.callsBus.stop();
         await deps.sessions.stop();
         await deps.mailer.drain();
         await deps.storage.close();

@@ -1,6 +1,7 @@
 import { router } from '../trpc/init.js';
 import { auditRouter } from './audit-log/router.js';
 import { bookingsRouter } from './bookings/router.js';
+import { callsAdminRouter } from './calls/router.js';
 import { clientsRouter } from './clients/router.js';
 import { dietPlansRouter } from './diet-plans/router.js';
 import { followUpsRouter } from './follow-ups/router.js';
@@ -31,4 +32,5 @@ export const adminRouter = router({
   followUps: followUpsRouter,
   messages: messagesInboxRouter,
   payments: paymentsRouter,
+  calls: callsAdminRouter,
 });

@@ -1,5 +1,6 @@
 import { adminRouter } from '../admin/router.js';
 import { authRouter } from '../auth/router.js';
+import { callsRouter } from '../calls/router.js';
 import { checkInRouter } from '../check-in/router.js';
 import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
@@ -35,6 +36,7 @@ export const appRouter = router({
   checkIn: checkInRouter,
   messages: messagesRouter,
   invoice: invoiceRouter,
+  calls: callsRouter,
 });
 
 export type AppRouter = typeof appRouter;
