@@ -15,6 +15,7 @@ import * as attachments from './2026-11-26T0700_attachments.js';
 import * as messages from './2026-11-26T0710_messages.js';
 import * as messageAttachments from './2026-11-26T0730_message_attachments.js';
 import * as invoices from './2026-11-26T0720_invoices.js';
+import * as appointments from './2026-11-26T0830_appointments.js';
 import * as calls from './2026-11-26T0840_calls.js';
 
 /**
@@ -39,5 +40,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0710_messages': messages,
   '2026-11-26T0720_invoices': invoices,
   '2026-11-26T0730_message_attachments': messageAttachments,
+  '2026-11-26T0830_appointments': appointments,
   '2026-11-26T0840_calls': calls,
 };

@@ -43,8 +43,12 @@ const iceServers = z
     };
     const trimmed = text.trim();
     if (!trimmed.startsWith('[')) {
-      const urls = trimmed.split(',').map((u) => u.trim()).filter(Boolean);
-      if (urls.some((u) => !ICE_URL.test(u))) return bad('must be stun:/turn: URLs separated by commas, or a JSON array of { urls, username?, credential? }');
+      const urls = trimmed
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
+      if (urls.some((u) => !ICE_URL.test(u)))
+        return bad('must be stun:/turn: URLs separated by commas, or a JSON array of { urls, username?, credential? }');
       return urls.map((u) => ({ urls: [u] }));
     }
     let value: unknown;

@@ -38,7 +38,13 @@ function isWireNote(value: unknown): value is WireNote {
   if (v.k === 'seat') return (v.side === 'client' || v.side === 'team') && (v.peer === null || isText(v.peer));
   if (v.k === 'sig')
     return (
-      isText(v.to) && isText(v.from) && isText(v.id) && isText(v.d) && Number.isSafeInteger(v.i) && isId(v.n) && (v.i as number) < (v.n as number)
+      isText(v.to) &&
+      isText(v.from) &&
+      isText(v.id) &&
+      isText(v.d) &&
+      Number.isSafeInteger(v.i) &&
+      isId(v.n) &&
+      (v.i as number) < (v.n as number)
     );
   return false;
 }

@@ -5,20 +5,21 @@ import type { CallSide } from './schema.js';
 
 export type CallAppointment = {
   id: number;
-  client_id: number;
-  dietitian_id: number | null;
+  /** null: a visitor's free consultation, booked without an account (only the team can open its call page). */
+  client_id: number | null;
+  dietitian_id: number;
   kind: string;
   status: string;
   starts_at: Date;
   ends_at: Date;
-  client_first_name: string;
+  client_first_name: string | null;
   dietitian_first_name: string | null;
 };
 
 export function findAppointment(db: Db, id: number): Promise<CallAppointment | undefined> {
   return db
     .selectFrom('appointments as a')
-    .innerJoin('users as c', 'c.id', 'a.client_id')
+    .leftJoin('users as c', 'c.id', 'a.client_id')
     .leftJoin('users as d', 'd.id', 'a.dietitian_id')
     .select([
       'a.id',
@@ -62,7 +63,8 @@ export async function claimSeat(
     .where('side', '=', seat.side)
     .forUpdate()
     .executeTakeFirst();
-  if (before && before.user_id !== seat.userId && before.seen_at > seat.staleBefore) return { claimed: false, previousPeer: before.peer_id };
+  if (before && before.user_id !== seat.userId && before.seen_at > seat.staleBefore)
+    return { claimed: false, previousPeer: before.peer_id };
   const row = { user_id: seat.userId, peer_id: seat.peerId, claim_id: seat.claimId, seen_at: seat.now };
   await trx
     .insertInto('call_seats')
@@ -80,11 +82,7 @@ export async function touchSeat(db: Db, claimId: string, now: Date): Promise<boo
 
 /** Lets go of a place if this claim still holds it. */
 export async function releaseSeat(trx: Db, claimId: string): Promise<{ appointment_id: number; side: CallSide } | undefined> {
-  const row = await trx
-    .deleteFrom('call_seats')
-    .where('claim_id', '=', claimId)
-    .returning(['appointment_id', 'side'])
-    .executeTakeFirst();
+  const row = await trx.deleteFrom('call_seats').where('claim_id', '=', claimId).returning(['appointment_id', 'side']).executeTakeFirst();
   return row ? { appointment_id: row.appointment_id, side: row.side as CallSide } : undefined;
 }
 
@@ -105,14 +103,7 @@ export async function saveFallbackUrl(db: Db, dietitianId: number, url: string |
     .execute();
 }
 
-const noteColumns = [
-  'n.appointment_id',
-  'n.client_id',
-  'n.body',
-  'n.updated_at',
-  'a.starts_at',
-  'u.first_name as author_name',
-] as const;
+const noteColumns = ['n.appointment_id', 'n.client_id', 'n.body', 'n.updated_at', 'a.starts_at', 'u.first_name as author_name'] as const;
 
 export function noteOf(db: Db, appointmentId: number) {
   return db

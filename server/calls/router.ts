@@ -31,7 +31,9 @@ export const callsRouter = router({
     const { deps } = ctx;
     const seat = await service.takeSeat(deps, ctx.user, input.appointmentId, input.peerId, deps.clock());
     const beat = setInterval(() => {
-      service.keepSeat(deps, seat, deps.clock()).catch((err: Error) => deps.logger.warn('call seat refresh failed', { error: err.message }));
+      service
+        .keepSeat(deps, seat, deps.clock())
+        .catch((err: Error) => deps.logger.warn('call seat refresh failed', { error: err.message }));
     }, service.SEAT_BEAT_MS);
     try {
       yield* deps.callsLive.open(callStream, { viewer: seat, ...liveSubscriber(ctx, signal) });

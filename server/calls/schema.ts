@@ -81,7 +81,7 @@ export const callInfo = z.object({
   closesAt: z.date(),
   state: callWindowState,
   side: z.enum(CALL_SIDES),
-  clientId: z.number(),
+  clientId: z.number().nullable(),
   /** The person on the other side, by first name (the care team when the client looks). */
   otherName: z.string(),
   /** The dietitian's external meeting link, for those who prefer it. */

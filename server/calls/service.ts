@@ -86,8 +86,8 @@ export async function getCall(db: Kysely<Database>, actor: SessionUser, appointm
     state,
     side,
     clientId: a.client_id,
-    otherName: side === 'team' ? a.client_first_name : (a.dietitian_first_name ?? 'your dietitian'),
-    fallbackUrl: a.dietitian_id === null ? null : await repo.fallbackUrlOf(db, a.dietitian_id),
+    otherName: (side === 'team' ? a.client_first_name : a.dietitian_first_name) ?? (side === 'team' ? 'your visitor' : 'your dietitian'),
+    fallbackUrl: await repo.fallbackUrlOf(db, a.dietitian_id),
   };
 }
 
@@ -193,11 +193,14 @@ export async function saveSessionNote(
 ): Promise<SessionNote> {
   const { appointment } = await callOf(db, actor, input.appointmentId);
   if (actor.role !== ROLE.admin) throw noSuchCall();
+  if (appointment.client_id === null)
+    throw new AppError('CONFLICT', 'This session has no client record yet: convert the consultation first.');
   if (!CALLABLE.has(appointment.status) && appointment.status !== 'no_show')
     throw new AppError('CONFLICT', 'This appointment was cancelled: there is no session to write notes on.');
   if (now.getTime() < appointment.starts_at.getTime() - CALL_OPENS_BEFORE_MS)
     throw new AppError('CONFLICT', 'Session notes can be written once the session has begun.');
-  await repo.saveNote(db, { appointmentId: appointment.id, clientId: appointment.client_id, authorId: actor.id, body: input.body, now });
+  const clientId = appointment.client_id;
+  await repo.saveNote(db, { appointmentId: appointment.id, clientId, authorId: actor.id, body: input.body, now });
   return noteView((await repo.noteOf(db, appointment.id))!);
 }
 

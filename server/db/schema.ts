@@ -465,6 +465,74 @@ export interface GatewayEventsTable {
   received_at: CreatedAt;
 }
 
+export type AppointmentKind = 'consultation' | 'follow_up';
+export type AppointmentStatus = 'booked' | 'cancelled' | 'done' | 'no_show';
+
+/** A dietitian's session lengths and buffer (issue 26); absent row = the defaults. */
+export interface AvailabilitySettingsTable {
+  dietitian_id: number;
+  consultation_minutes: ColumnType<number, number | undefined, number>;
+  follow_up_minutes: ColumnType<number, number | undefined, number>;
+  buffer_minutes: ColumnType<number, number | undefined, number>;
+  bookable: ColumnType<boolean, boolean | undefined, boolean>;
+  updated_at: Timestamp;
+}
+
+/** Weekly hours and breaks in India time; weekday is ISO (1 = Monday), minutes from midnight. */
+export interface AvailabilityWeeklyTable {
+  id: Generated<number>;
+  dietitian_id: number;
+  weekday: number;
+  kind: 'hours' | 'break';
+  start_minute: number;
+  end_minute: number;
+}
+
+/** One India-time day's change: 'off' closes a window (the whole day without minutes), 'open' adds one. */
+export interface AvailabilityExceptionsTable {
+  id: Generated<number>;
+  dietitian_id: number;
+  day: DateText;
+  kind: 'off' | 'open';
+  start_minute: number | null;
+  end_minute: number | null;
+  note: string | null;
+}
+
+/**
+ * A booked session. `consultation_id` is a visitor's free consultation (client_id joins when the console
+ * converts it); [starts_at, busy_until) never overlaps another live appointment of the same dietitian
+ * (exclusion constraint appointments_no_overlap).
+ */
+export interface AppointmentsTable {
+  id: Generated<number>;
+  client_id: number | null;
+  consultation_id: number | null;
+  dietitian_id: number;
+  kind: AppointmentKind;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  busy_until: Timestamp;
+  status: ColumnType<AppointmentStatus, AppointmentStatus | undefined, AppointmentStatus>;
+  booked_by: number | null;
+  client_request_id: string | null;
+  /** When the current time was set (booked or moved). */
+  timed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  cancelled_by: number | null;
+  cancel_reason: string | null;
+  cancelled_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A reminder sent for one start time of one appointment (exactly once). */
+export interface AppointmentRemindersTable {
+  appointment_id: number;
+  which: '24h' | '1h';
+  starts_at: Date | string;
+  sent_at: CreatedAt;
+}
+
 /** A call's place held by one page (decision 120): while its signalling subscription lives. */
 export interface CallSeatsTable {
   appointment_id: number;
@@ -529,6 +597,11 @@ export interface Database {
   invoices: InvoicesTable;
   payment_claims: PaymentClaimsTable;
   gateway_events: GatewayEventsTable;
+  availability_settings: AvailabilitySettingsTable;
+  availability_weekly: AvailabilityWeeklyTable;
+  availability_exceptions: AvailabilityExceptionsTable;
+  appointments: AppointmentsTable;
+  appointment_reminders: AppointmentRemindersTable;
   call_seats: CallSeatsTable;
   session_notes: SessionNotesTable;
   call_settings: CallSettingsTable;

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  appointmentInput,
-  callSettings,
-  callSettingsInput,
-  clientNotesInput,
-  saveNotesInput,
-  sessionNote,
-} from '../../calls/schema.js';
+import { appointmentInput, callSettings, callSettingsInput, clientNotesInput, saveNotesInput, sessionNote } from '../../calls/schema.js';
 import * as calls from '../../calls/service.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 
