@@ -62,7 +62,8 @@ export const sendSignalInput = z.object({ appointmentId, peerId, signal: callSig
 /** What the signalling subscription sends a side. */
 export type CallEvent =
   | { kind: 'ready' }
-  | { kind: 'signal'; signal: CallSignal }
+  /** `from`: the sending page's peer id (a new one means the other side reloaded: start afresh). */
+  | { kind: 'signal'; from: string; signal: CallSignal }
   /** The other side's page closed or lost its connection for good. */
   | { kind: 'left' }
   /** This person opened the call in another tab or device: this page is out of the call. */

@@ -14,7 +14,7 @@ export const callStream: LiveStream<CallViewer, CallNote, CallEvent> = {
   ready: { kind: 'ready' },
   view(viewer, n) {
     if (n.appointmentId !== viewer.appointmentId) return null;
-    if (n.kind === 'signal') return n.toPeer === viewer.peerId ? { kind: 'signal', signal: n.signal } : null;
+    if (n.kind === 'signal') return n.toPeer === viewer.peerId ? { kind: 'signal', from: n.fromPeer, signal: n.signal } : null;
     if (n.side === viewer.side) return n.peerId !== null && n.peerId !== viewer.peerId ? { kind: 'replaced' } : null;
     return n.peerId === null ? { kind: 'left' } : null;
   },
