@@ -63,6 +63,8 @@ describe('configuration defaults', () => {
       shutdownDrainDelayMs: 0,
       storage: { driver: 'local', dir: path.join('./.data', 'files') },
       uploadDailyBytes: 100 * 1024 * 1024,
+      iceServers: [],
+      turnSecret: undefined,
     });
     expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
   });
@@ -112,6 +114,8 @@ describe('configuration defaults', () => {
       S3_REGION: 'ap-south-1',
       S3_ACCESS_KEY_ID: 'poshan',
       S3_SECRET_ACCESS_KEY: 'secret-key',
+      ICE_SERVERS: 'stun:stun.poshan.example:3478, turn:turn.poshan.example:3478?transport=udp',
+      TURN_SECRET: 't'.repeat(32),
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -152,7 +156,18 @@ describe('configuration defaults', () => {
         credentials: { accessKeyId: 'poshan', secretAccessKey: 'secret-key' },
       },
       uploadDailyBytes: 50 * 1024 * 1024,
+      iceServers: [{ urls: ['stun:stun.poshan.example:3478'] }, { urls: ['turn:turn.poshan.example:3478?transport=udp'] }],
+      turnSecret: 't'.repeat(32),
     });
+  });
+
+  it('takes ICE_SERVERS as a comma list of stun:/turn: URLs or as JSON with fixed credentials', () => {
+    expect(loadConfig({}).iceServers).toEqual([]);
+    expect(
+      loadConfig({
+        ICE_SERVERS: '[{"urls":["turn:a.example:3478","turns:a.example:5349"],"username":"u","credential":"c"},{"urls":"stun:b.example"}]',
+      }).iceServers,
+    ).toEqual([{ urls: ['turn:a.example:3478', 'turns:a.example:5349'], username: 'u', credential: 'c' }, { urls: ['stun:b.example'] }]);
   });
 
   it('keeps files in DATA_DIR/files unless S3_BUCKET names a bucket (the other S3 settings alone change nothing)', () => {
@@ -188,6 +203,10 @@ describe('a bad value names the variable', () => {
     [{ S3_BUCKET: 'ab' }, 'S3_BUCKET: must be a bucket name'],
     [{ S3_ENDPOINT: 'minio:9000', S3_BUCKET: 'files' }, 'S3_ENDPOINT: must be an http:// or https:// URL'],
     [{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'poshan' }, 'S3_SECRET_ACCESS_KEY: is required with the other S3 key'],
+    [{ ICE_SERVERS: 'https://turn.example' }, 'ICE_SERVERS: must be stun:/turn: URLs separated by commas'],
+    [{ ICE_SERVERS: '[{"urls":' }, 'ICE_SERVERS: is not valid JSON'],
+    [{ ICE_SERVERS: '[{"urls":"http://x"}]' }, 'ICE_SERVERS: has a URL that is not stun:, stuns:, turn: or turns:'],
+    [{ TURN_SECRET: 'short' }, 'TURN_SECRET: must be at least 16 characters'],
   ])('%j → "%s"', (env, message) => {
     expect(configError(env)).toContain(message);
   });
