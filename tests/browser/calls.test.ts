@@ -22,7 +22,7 @@ beforeAll(async () => {
   turn = await startTurnServer(secret);
   const env = { ICE_SERVERS: turn.url, TURN_SECRET: secret };
   [server, browser] = await Promise.all([startTestServer(env, { serveClient: true }), launchBrowser({ args: [...FAKE_MEDIA_FLAGS] })]);
-});
+}, 240_000);
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
@@ -94,6 +94,8 @@ describe('a call between a client and a dietitian', () => {
 
     const phone = await signedInPage(browser, server, asha, { viewport: PHONE });
     const desk = await signedInPage(browser, server, { ...meera, fullName: 'Meera Iyer' }, { viewport: DESKTOP });
+    // The fake camera and microphone, allowed for both (Playwright answers permission prompts itself).
+    await Promise.all([phone.context.grantPermissions(['camera', 'microphone']), desk.context.grantPermissions(['camera', 'microphone'])]);
     await Promise.all([watchPeerConnections(phone.page), watchPeerConnections(desk.page)]);
     await Promise.all([phone.page.goto(`/call/${id}`), desk.page.goto(`/call/${id}`)]);
     await expect.poll(() => phone.page.getByRole('heading', { name: 'Follow-up with Meera' }).isVisible(), { timeout: 15_000 }).toBe(true);
@@ -145,6 +147,7 @@ describe('a call between a client and a dietitian', () => {
     third.errors.length = 0; // the browser logs the 404 it was answered
     const anil = await server.user({ role: 'admin', firstName: 'Anil', lastName: 'Shah' });
     const other = await signedInPage(browser, server, { ...anil, fullName: 'Anil Shah' }, { viewport: DESKTOP });
+    await other.context.grantPermissions(['camera', 'microphone']);
     await other.page.goto(`/call/${id}`);
     await other.page.getByRole('button', { name: 'Join call' }).click();
     await expect

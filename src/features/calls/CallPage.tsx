@@ -43,7 +43,10 @@ function CallRoom({ info }: { info: CallInfo }) {
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-[1400px] flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 sm:px-6">
-          <Link href={back.href} className="inline-flex items-center gap-1 text-sm font-medium text-brand-800 hover:underline">
+          <Link
+            href={back.href}
+            className="inline-flex w-full items-center gap-1 text-sm font-medium text-brand-800 hover:underline sm:w-auto"
+          >
             <ArrowLeft className="h-4 w-4" aria-hidden="true" />
             {back.label}
           </Link>
