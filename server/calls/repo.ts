@@ -103,29 +103,21 @@ export async function saveFallbackUrl(db: Db, dietitianId: number, url: string |
     .execute();
 }
 
-const noteColumns = ['n.appointment_id', 'n.client_id', 'n.body', 'n.updated_at', 'a.starts_at', 'u.first_name as author_name'] as const;
-
-export function noteOf(db: Db, appointmentId: number) {
-  return db
+/** Session notes with their session's start and their author's name. */
+const notes = (db: Db) =>
+  db
     .selectFrom('session_notes as n')
     .innerJoin('appointments as a', 'a.id', 'n.appointment_id')
     .leftJoin('users as u', 'u.id', 'n.author_id')
-    .select(noteColumns)
-    .where('n.appointment_id', '=', appointmentId)
-    .executeTakeFirst();
+    .select(['n.appointment_id', 'n.client_id', 'n.body', 'n.updated_at', 'a.starts_at', 'u.first_name as author_name']);
+
+export function noteOf(db: Db, appointmentId: number) {
+  return notes(db).where('n.appointment_id', '=', appointmentId).executeTakeFirst();
 }
 
 /** A client's session notes, newest session first (bounded; the index on client_id serves it). */
 export function notesOfClient(db: Db, clientId: number, limit: number) {
-  return db
-    .selectFrom('session_notes as n')
-    .innerJoin('appointments as a', 'a.id', 'n.appointment_id')
-    .leftJoin('users as u', 'u.id', 'n.author_id')
-    .select(noteColumns)
-    .where('n.client_id', '=', clientId)
-    .orderBy('a.starts_at', 'desc')
-    .limit(limit)
-    .execute();
+  return notes(db).where('n.client_id', '=', clientId).orderBy('a.starts_at', 'desc').limit(limit).execute();
 }
 
 export async function saveNote(

@@ -288,11 +288,17 @@ function Stage({ children }: { children: ReactNode }) {
   );
 }
 
-function RemoteVideo({ stream, hidden }: { stream: MediaStream | null; hidden: boolean }) {
+/** A video element showing a live stream (srcObject has no attribute to render). */
+function useStream(stream: MediaStream | null) {
   const ref = useRef<HTMLVideoElement>(null);
   useEffect(() => {
     if (ref.current && ref.current.srcObject !== stream) ref.current.srcObject = stream;
   }, [stream]);
+  return ref;
+}
+
+function RemoteVideo({ stream, hidden }: { stream: MediaStream | null; hidden: boolean }) {
+  const ref = useStream(stream);
   // Kept mounted while the camera is off, so the other side's sound keeps playing.
   return (
     // biome-ignore lint/a11y/useMediaCaption: a live call has no caption track to give
@@ -307,10 +313,7 @@ function RemoteVideo({ stream, hidden }: { stream: MediaStream | null; hidden: b
 }
 
 function LocalPreview({ stream, cameraOff }: { stream: MediaStream; cameraOff: boolean }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    if (ref.current && ref.current.srcObject !== stream) ref.current.srcObject = stream;
-  }, [stream]);
+  const ref = useStream(stream);
   return (
     <div className="absolute right-3 bottom-3 aspect-video w-28 overflow-hidden rounded-lg border-2 border-white/70 bg-slate-800 shadow-lg sm:w-44 xl:w-56">
       <video ref={ref} autoPlay playsInline muted data-testid="local-video" className="h-full w-full -scale-x-100 object-cover" />
