@@ -20,6 +20,7 @@ import * as push from './2026-11-26T0800_push.js';
 import * as appointments from './2026-11-26T0830_appointments.js';
 import * as mealJournal from './2026-11-26T0820_meal_journal.js';
 import * as careRecord from './2026-11-26T0810_care_record.js';
+import * as calls from './2026-11-26T0840_calls.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0830_appointments': appointments,
   '2026-11-26T0820_meal_journal': mealJournal,
   '2026-11-26T0810_care_record': careRecord,
+  '2026-11-26T0840_calls': calls,
 };

@@ -15,6 +15,7 @@ import type { MessageNote, MessagesBus } from './messages/events.js';
 import type { InvoiceNote, InvoicesBus } from './payments/events.js';
 import type { JournalBus } from './journal/events.js';
 import type { JournalSignal } from './journal/schema.js';
+import type { CallNote, CallsBus } from './calls/events.js';
 import type { FileStorage } from './storage/index.js';
 import type { VapidKeys } from './push/vapid.js';
 
@@ -52,6 +53,10 @@ export interface AppDeps {
   /** The meal journal's changes (the `journal` NOTIFY) and its channel (journal.events). */
   journalBus: JournalBus;
   journalLive: LiveChannel<JournalSignal>;
+  /** Call signals and places (the `call_signals` NOTIFY, decision 120): never stored. */
+  callsBus: CallsBus;
+  /** The calls' channel (calls.join), fed by callsBus. */
+  callsLive: LiveChannel<CallNote>;
   /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
   jobs: JobQueue;
   /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */

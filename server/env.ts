@@ -28,6 +28,45 @@ const rateLimit = (fallback: string) =>
       }
       return { max, windowMs };
     });
+/** One STUN/TURN server as RTCPeerConnection takes it; TURN credentials may be fixed here or made from TURN_SECRET. */
+export type IceServer = { urls: string[]; username?: string; credential?: string };
+const ICE_URL = /^(stun|stuns|turn|turns):[^\s,]+$/;
+/** `ICE_SERVERS`: a JSON array of { urls, username?, credential? }, or a comma list of stun:/turn: URLs. */
+const iceServers = z
+  .string()
+  .optional()
+  .transform((text, ctx): IceServer[] => {
+    if (text === undefined) return [];
+    const bad = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    const trimmed = text.trim();
+    if (!trimmed.startsWith('[')) {
+      const urls = trimmed
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
+      if (urls.some((u) => !ICE_URL.test(u)))
+        return bad('must be stun:/turn: URLs separated by commas, or a JSON array of { urls, username?, credential? }');
+      return urls.map((u) => ({ urls: [u] }));
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      return bad('is not valid JSON (a JSON array of { urls, username?, credential? }, or a comma list of URLs)');
+    }
+    const entry = z.object({
+      urls: z.union([z.string(), z.array(z.string()).min(1)]).transform((u) => (Array.isArray(u) ? u : [u])),
+      username: z.string().min(1).optional(),
+      credential: z.string().min(1).optional(),
+    });
+    const servers = z.array(entry).safeParse(value);
+    if (!servers.success) return bad('must be a JSON array of { urls, username?, credential? }');
+    if (servers.data.some((s) => s.urls.some((u) => !ICE_URL.test(u)))) return bad('has a URL that is not stun:, stuns:, turn: or turns:');
+    return servers.data;
+  });
 /** The browsers' own push services (Chrome and Edge's FCM, Firefox, Safari, Windows): the default allow-list. */
 export const DEFAULT_PUSH_HOSTS = ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'];
 const base64url = (bytes: number, what: string) =>
@@ -123,6 +162,8 @@ const envSchema = z
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    ICE_SERVERS: iceServers,
+    TURN_SECRET: z.string().min(16, 'must be at least 16 characters (the static-auth-secret of coturn)').optional(),
     RAZORPAY_KEY_ID: z
       .string()
       .regex(/^rzp_(test|live)_\w+$/, 'must be a Razorpay key id such as rzp_live_AbCd1234')
@@ -241,6 +282,10 @@ export interface Config {
   storage: StorageConfig;
   /** Bytes one person may upload in 24 hours (attachments), whatever the files' count. */
   uploadDailyBytes: number;
+  /** STUN/TURN servers handed to the two sides of a call (decision 120); none: direct connections only. */
+  iceServers: IceServer[];
+  /** coturn's static-auth-secret: TURN servers without fixed credentials get short-lived ones made from it per call. */
+  turnSecret: string | undefined;
   /** Set: invoices carry a Razorpay payment link and POST /api/webhooks/razorpay marks them paid. Unset: UPI claims only. */
   razorpay: RazorpayConfig | undefined;
   /** Web push (decision 115). */
@@ -374,6 +419,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         }
       : { driver: 'local', dir: path.join(env.DATA_DIR, 'files') },
     uploadDailyBytes: env.UPLOAD_DAILY_MB * 1024 * 1024,
+    iceServers: env.ICE_SERVERS,
+    turnSecret: env.TURN_SECRET,
     razorpay:
       env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET && env.RAZORPAY_WEBHOOK_SECRET
         ? {

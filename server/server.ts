@@ -21,6 +21,7 @@ import { scheduleAppointmentReminders } from './appointments/reminders.js';
 import { createMessagesBus } from './messages/events.js';
 import { createInvoicesBus } from './payments/events.js';
 import { createJournalBus } from './journal/events.js';
+import { createCallsBus } from './calls/events.js';
 import { scheduleMessageNotices } from './messages/notify.js';
 import { keepFeedPagesFresh } from './feed/freshness.js';
 import { createFeedPageCache } from './feed/page-cache.js';
@@ -89,6 +90,8 @@ export async function createDeps(
   await invoicesBus.start();
   const journalBus = createJournalBus(dbHandle, (err) => logger.warn('bad journal notification', { error: err.message }));
   await journalBus.start();
+  const callsBus = createCallsBus(dbHandle, (err) => logger.warn('bad call notification', { error: err.message }));
+  await callsBus.start();
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();
   const clockSkew = createClockSkewCheck(dbHandle.db, logger, { now: opts.processNow });
@@ -112,6 +115,8 @@ export async function createDeps(
     invoicesLive: createLiveChannel(invoicesBus),
     journalBus,
     journalLive: createLiveChannel(journalBus),
+    callsBus,
+    callsLive: createLiveChannel(callsBus),
     jobs,
     clock,
     sessions,
@@ -178,6 +183,7 @@ export async function listen(
         await deps.messagesBus.stop();
         await deps.invoicesBus.stop();
         await deps.journalBus.stop();
+        await deps.callsBus.stop();
         await deps.sessions.stop();
         await deps.mailer.drain();
         await deps.storage.close();

@@ -2,6 +2,7 @@ import { appointmentsConsoleRouter } from '../appointments/router.js';
 import { router } from '../trpc/init.js';
 import { auditRouter } from './audit-log/router.js';
 import { bookingsRouter } from './bookings/router.js';
+import { callsAdminRouter } from './calls/router.js';
 import { clientsRouter } from './clients/router.js';
 import { dietPlansRouter } from './diet-plans/router.js';
 import { followUpsRouter } from './follow-ups/router.js';
@@ -33,4 +34,5 @@ export const adminRouter = router({
   messages: messagesInboxRouter,
   payments: paymentsRouter,
   appointments: appointmentsConsoleRouter,
+  calls: callsAdminRouter,
 });

@@ -697,6 +697,34 @@ export interface DocumentsTable {
   created_at: CreatedAt;
 }
 
+/** A call's place held by one page (decision 120): while its signalling subscription lives. */
+export interface CallSeatsTable {
+  appointment_id: number;
+  side: 'client' | 'team';
+  user_id: number;
+  peer_id: string;
+  claim_id: string;
+  seen_at: Timestamp;
+}
+
+/** The dietitian's private notes of one session, on the client's record. */
+export interface SessionNotesTable {
+  id: Generated<number>;
+  appointment_id: number;
+  client_id: number;
+  author_id: number | null;
+  body: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** Each dietitian's fallback meeting link (https only). */
+export interface CallSettingsTable {
+  dietitian_id: number;
+  fallback_url: string | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   meal_entries: MealEntriesTable;
   meal_entry_attachments: MealEntryAttachmentsTable;
@@ -750,6 +778,9 @@ export interface Database {
   availability_exceptions: AvailabilityExceptionsTable;
   appointments: AppointmentsTable;
   appointment_reminders: AppointmentRemindersTable;
+  call_seats: CallSeatsTable;
+  session_notes: SessionNotesTable;
+  call_settings: CallSettingsTable;
 }
 
 export type User = Selectable<UsersTable>;

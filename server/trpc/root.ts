@@ -2,6 +2,7 @@ import { adminRouter } from '../admin/router.js';
 import { appointmentsRouter } from '../appointments/router.js';
 import { authRouter } from '../auth/router.js';
 import { careRecordRouter } from '../care-record/router.js';
+import { callsRouter } from '../calls/router.js';
 import { checkInRouter } from '../check-in/router.js';
 import { consultationRouter } from '../consultation/router.js';
 import { countriesRouter } from '../countries/router.js';
@@ -45,6 +46,7 @@ export const appRouter = router({
   appointments: appointmentsRouter,
   journal: journalRouter,
   careRecord: careRecordRouter,
+  calls: callsRouter,
 });
 
 export type AppRouter = typeof appRouter;

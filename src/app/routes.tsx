@@ -7,6 +7,7 @@ import { lazyWithData } from '../lib/lazy-with-data';
 const PublicArea = lazy(() => import('../features/public/PublicArea'));
 const DashboardArea = lazyWithData(() => import('../features/dashboard/DashboardArea'));
 const AdminArea = lazyWithData(() => import('../features/admin/AdminArea'));
+const CallArea = lazyWithData(() => import('../features/calls/CallArea'));
 
 export function AppRoutes() {
   return (
@@ -18,6 +19,9 @@ export function AppRoutes() {
         </Route>
         <Route path="/admin" nest>
           <AdminArea />
+        </Route>
+        <Route path="/call/:id">
+          <CallArea />
         </Route>
         <Route>
           <PublicArea />

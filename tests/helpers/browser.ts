@@ -18,18 +18,22 @@ export const CHROMIUM_FLAGS = [
 
 /**
  * Debian's Chromium, headless, with the flags this machine's closed network needs. `env` is added to
- * the browser's environment (e.g. LANGUAGE, which sets its own locale on Linux).
+ * the browser's environment (e.g. LANGUAGE, which sets its own locale on Linux); `args` are more flags
+ * (FAKE_MEDIA_FLAGS for calls).
  */
-export async function launchBrowser(opts: { env?: Record<string, string> } = {}): Promise<Browser> {
+export async function launchBrowser(opts: { env?: Record<string, string>; args?: string[] } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_FLAGS],
+    args: [...CHROMIUM_FLAGS, ...(opts.args ?? [])],
     ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
   });
 }
+
+/** A camera and microphone that play a test pattern and a tone, allowed without asking (WebRTC calls). */
+export const FAKE_MEDIA_FLAGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] as const;
 
 export const PHONE = { width: 375, height: 812 } as const;
 export const DESKTOP = { width: 1440, height: 900 } as const;

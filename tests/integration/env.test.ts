@@ -74,6 +74,8 @@ describe('configuration defaults', () => {
         allowedHosts: ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'],
         allowInsecureEndpoints: false,
       },
+      iceServers: [],
+      turnSecret: undefined,
     });
     expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
   });
@@ -131,6 +133,8 @@ describe('configuration defaults', () => {
       ...VAPID,
       VAPID_SUBJECT: 'mailto:care@poshan.example',
       PUSH_ALLOWED_HOSTS: 'fcm.googleapis.com, *.push.example.net',
+      ICE_SERVERS: 'stun:stun.poshan.example:3478, turn:turn.poshan.example:3478?transport=udp',
+      TURN_SECRET: 't'.repeat(32),
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -185,6 +189,8 @@ describe('configuration defaults', () => {
         allowedHosts: ['fcm.googleapis.com', '*.push.example.net'],
         allowInsecureEndpoints: false,
       },
+      iceServers: [{ urls: ['stun:stun.poshan.example:3478'] }, { urls: ['turn:turn.poshan.example:3478?transport=udp'] }],
+      turnSecret: 't'.repeat(32),
     });
   });
 
@@ -193,6 +199,15 @@ describe('configuration defaults', () => {
       loadConfig({ RAZORPAY_KEY_ID: 'rzp_test_1', RAZORPAY_KEY_SECRET: 'secret-123', RAZORPAY_WEBHOOK_SECRET: 'hook-secret' }).razorpay,
     ).toEqual({ keyId: 'rzp_test_1', keySecret: 'secret-123', webhookSecret: 'hook-secret', apiUrl: 'https://api.razorpay.com/v1' });
     expect(loadConfig({ RAZORPAY_API_URL: 'http://127.0.0.1:9/v1' }).razorpay).toBeUndefined();
+  });
+
+  it('takes ICE_SERVERS as a comma list of stun:/turn: URLs or as JSON with fixed credentials', () => {
+    expect(loadConfig({}).iceServers).toEqual([]);
+    expect(
+      loadConfig({
+        ICE_SERVERS: '[{"urls":["turn:a.example:3478","turns:a.example:5349"],"username":"u","credential":"c"},{"urls":"stun:b.example"}]',
+      }).iceServers,
+    ).toEqual([{ urls: ['turn:a.example:3478', 'turns:a.example:5349'], username: 'u', credential: 'c' }, { urls: ['stun:b.example'] }]);
   });
 
   it('keeps files in DATA_DIR/files unless S3_BUCKET names a bucket (the other S3 settings alone change nothing)', () => {
@@ -240,6 +255,10 @@ describe('a bad value names the variable', () => {
     [{ VAPID_PUBLIC_KEY: `B${'A'.repeat(86)}` }, 'VAPID_PRIVATE_KEY: is required with the other VAPID key'],
     [{ VAPID_SUBJECT: 'poshan.example' }, 'VAPID_SUBJECT: must be a mailto: address or an https:// URL'],
     [{ PUSH_ALLOWED_HOSTS: 'https://fcm.googleapis.com' }, 'PUSH_ALLOWED_HOSTS: must be host names separated by commas'],
+    [{ ICE_SERVERS: 'https://turn.example' }, 'ICE_SERVERS: must be stun:/turn: URLs separated by commas'],
+    [{ ICE_SERVERS: '[{"urls":' }, 'ICE_SERVERS: is not valid JSON'],
+    [{ ICE_SERVERS: '[{"urls":"http://x"}]' }, 'ICE_SERVERS: has a URL that is not stun:, stuns:, turn: or turns:'],
+    [{ TURN_SECRET: 'short' }, 'TURN_SECRET: must be at least 16 characters'],
     [{ PUSH_ALLOW_INSECURE_ENDPOINTS: 'maybe' }, 'PUSH_ALLOW_INSECURE_ENDPOINTS: must be one of'],
   ])('%j → "%s"', (env, message) => {
     expect(configError(env)).toContain(message);
