@@ -3,7 +3,8 @@ import { Link, Redirect, Route, Switch } from 'wouter';
 import { buttonClasses } from '../../components/ui/Button';
 import { Page } from '../../components/ui/Page';
 import { EmptyState } from '../../components/ui/States';
-import { useSignedIn } from '../../lib/use-session';
+import { Spinner } from '../../components/Spinner';
+import { useSessionInfo, useSignedIn } from '../../lib/use-session';
 import { CheckBmiPage } from './bmi/CheckBmiPage';
 import { CheckInPage } from './check-in/CheckInPage';
 import { DashboardShell } from './DashboardShell';
@@ -18,6 +19,7 @@ import { useDashboardCheck } from './use-dashboard-session';
 import { UpdateWeightPage } from './weight/UpdateWeightPage';
 import { WeightHistoryPage } from './weight/WeightHistoryPage';
 import { HydrationMark } from '../../components/HydrationMark';
+import { useOfflineDashboard } from './offline/use-offline-dashboard';
 
 /**
  * The lazy chunk for /dashboard and /dashboard/*, mounted with `nest`: paths
@@ -35,7 +37,14 @@ export default function DashboardArea() {
   );
 }
 
+/** The dashboard's last data comes back from this device first (offline it is all there is). */
 function SignedInDashboard() {
+  const { ready } = useOfflineDashboard(useSessionInfo()?.id ?? null);
+  if (!ready) return <Spinner fullPage label="Loading" />;
+  return <DashboardRoutes />;
+}
+
+function DashboardRoutes() {
   useDashboardCheck();
   return (
     <DashboardShell>
