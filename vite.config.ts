@@ -3,11 +3,13 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/build/precompress';
 import { prerender } from './scripts/build/prerender';
+import { pwa } from './scripts/build/pwa';
 
 const api = process.env.POSHAN_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerender(), precompress()],
+  // The service worker and the web app manifest (pwa.ts) come after the prerendered pages exist, and before precompressing.
+  plugins: [react(), tailwindcss(), prerender(), pwa(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022' },
   server: {
     proxy: {

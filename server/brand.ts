@@ -11,4 +11,7 @@ export const BRAND = {
   phoneDisplay: '+91 98765 43210',
   founderName: 'Dr. Meera Iyer',
   adminDisplayName: 'Poshan Dietitians',
+  /** The brand colour (browser toolbar, installed app's title bar and icon background) and the splash screen's background. */
+  themeColor: '#0f766e',
+  backgroundColor: '#ffffff',
 } as const;

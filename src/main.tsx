@@ -45,3 +45,10 @@ const whenIdle = () =>
   'requestIdleCallback' in window ? window.requestIdleCallback(trackVisit, { timeout: 5000 }) : setTimeout(trackVisit, 1);
 if (document.readyState === 'complete') whenIdle();
 else window.addEventListener('load', whenIdle, { once: true });
+
+// The browser offers to install the app once per page, possibly before the dashboard's code has loaded:
+// keep the offer for its "Install Poshan" (src/lib/pwa.ts) instead of the browser's own banner.
+window.addEventListener('beforeinstallprompt', (event) => {
+  event.preventDefault();
+  window.__poshanInstallOffer = event;
+});

@@ -34,6 +34,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT = 'public, max-age=3600';
 /** HTML names the current hashed assets: always revalidate. */
 const HTML_CACHE = 'no-cache';
+/** The service worker names them too (its precache list): a new version must be seen at once (decision 116). */
+const SERVICE_WORKER = '/sw.js';
 
 const PRECOMPRESSED: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
@@ -108,7 +110,10 @@ export function clientFiles(distDir: string, opts: { publicUrl?: string } = {}) 
     const file = path.join(root, pathname);
     if (ext && ext !== '.html' && ext !== '.br' && ext !== '.gz' && file.startsWith(`${root}${path.sep}`) && !pathname.includes('\0')) {
       const found = await fileStat(file);
-      if (found) return serveFile(c, file, ext, found.size, found.mtimeMs, pathname.startsWith('/assets/') ? IMMUTABLE : SHORT);
+      if (found) {
+        const cache = pathname.startsWith('/assets/') ? IMMUTABLE : pathname === SERVICE_WORKER ? HTML_CACHE : SHORT;
+        return serveFile(c, file, ext, found.size, found.mtimeMs, cache);
+      }
     }
 
     const page = pageKind(pathname);

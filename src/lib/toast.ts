@@ -36,4 +36,5 @@ export const toaster = {
 export const toast = {
   error: (...args: Parameters<Sonner['error']>) => void show().then((t) => t.error(...args)),
   success: (...args: Parameters<Sonner['success']>) => void show().then((t) => t.success(...args)),
+  info: (...args: Parameters<Sonner['info']>) => void show().then((t) => t.info(...args)),
 };

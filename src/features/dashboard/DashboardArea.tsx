@@ -3,8 +3,9 @@ import { Link, Redirect, Route, Switch } from 'wouter';
 import { buttonClasses } from '../../components/ui/Button';
 import { Page } from '../../components/ui/Page';
 import { EmptyState } from '../../components/ui/States';
-import { useSignedIn } from '../../lib/use-session';
 import { AppointmentsPage } from '../appointments/AppointmentsPage';
+import { Spinner } from '../../components/Spinner';
+import { useSessionInfo, useSignedIn } from '../../lib/use-session';
 import { CheckBmiPage } from './bmi/CheckBmiPage';
 import { CheckInPage } from './check-in/CheckInPage';
 import { DashboardShell } from './DashboardShell';
@@ -24,6 +25,7 @@ import { DocumentsPage } from '../care-record/DocumentsPage';
 import { IntakePage } from '../care-record/IntakePage';
 import { IntakePrompt } from '../care-record/IntakePrompt';
 import { ProgressPage } from '../care-record/ProgressPage';
+import { useOfflineDashboard } from './offline/use-offline-dashboard';
 
 /**
  * The lazy chunk for /dashboard and /dashboard/*, mounted with `nest`: paths
@@ -41,7 +43,14 @@ export default function DashboardArea() {
   );
 }
 
+/** The dashboard's last data comes back from this device first (offline it is all there is). */
 function SignedInDashboard() {
+  const { ready } = useOfflineDashboard(useSessionInfo()?.id ?? null);
+  if (!ready) return <Spinner fullPage label="Loading" />;
+  return <DashboardRoutes />;
+}
+
+function DashboardRoutes() {
   useDashboardCheck();
   return (
     <DashboardShell>

@@ -9,6 +9,9 @@ import { useSessionInfo } from '../../lib/use-session';
 import { useSignOut } from '../../lib/use-sign-out';
 import { useLiveInvoices } from '../payments/use-live-invoices';
 import { DASHBOARD_LINKS, isCurrent } from './nav';
+import { InstallCard } from './offline/InstallCard';
+import { OfflineBanner } from './offline/OfflineBanner';
+import { UpdateNotice } from './offline/UpdateNotice';
 
 /** The dashboard's frame, with the signed-in client's full name. */
 export function DashboardShell({ children }: { children: ReactNode }) {
@@ -53,7 +56,10 @@ export function DashboardShell({ children }: { children: ReactNode }) {
         '/payments': { count: openCount, label: openCount === 1 ? 'invoice to pay' : 'invoices to pay' },
       }}
     >
+      <OfflineBanner />
+      <InstallCard />
       {children}
+      <UpdateNotice />
     </AppShell>
   );
 }

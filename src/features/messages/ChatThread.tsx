@@ -173,7 +173,7 @@ export function ChatThread(props: ChatThreadProps) {
           {pending.map((p) => (
             <Fragment key={p.clientMessageId}>
               {dayBreak(new Date(p.writtenAt))}
-              <Bubble own sender="You" at={new Date(p.writtenAt)} status={p.state === 'failed' ? 'failed' : 'sending'} pending>
+              <Bubble own sender="You" at={new Date(p.writtenAt)} status={p.state} pending>
                 {p.attachments && p.attachments.length > 0 && <Files files={p.attachments} own />}
                 {p.text && <Linkified text={p.text} />}
                 {p.state === 'failed' && (
@@ -277,7 +277,7 @@ function Bubble({
   own: boolean;
   sender: string;
   at: Date;
-  status: 'sending' | 'sent' | 'seen' | 'failed' | null;
+  status: 'sending' | 'waiting' | 'sent' | 'seen' | 'failed' | null;
   seq?: number;
   pending?: boolean;
   children: React.ReactNode;
@@ -303,6 +303,11 @@ function Bubble({
         {status === 'sending' && (
           <>
             <Clock className="h-3 w-3" aria-hidden="true" /> Sending…
+          </>
+        )}
+        {status === 'waiting' && (
+          <>
+            <Clock className="h-3 w-3" aria-hidden="true" /> Waiting to send
           </>
         )}
         {status === 'sent' && (

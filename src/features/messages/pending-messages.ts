@@ -6,7 +6,8 @@
  * conversation; signing out clears localStorage (lib/session.ts).
  */
 
-export type PendingState = 'sending' | 'failed';
+/** 'waiting': no connection; it goes by itself when the connection returns. 'failed': the server refused it (Retry). */
+export type PendingState = 'sending' | 'waiting' | 'failed';
 
 export type PendingFile = { id: string; name: string; contentType: string; thumbnailUrl: string | null };
 
@@ -42,7 +43,9 @@ export function loadPending(userId: number, conversationId: number): PendingMess
   try {
     const raw = localStorage.getItem(keyOf(userId, conversationId));
     const list: unknown = raw ? JSON.parse(raw) : [];
-    return Array.isArray(list) ? list.filter(isPending).map((m) => ({ ...m, state: m.state === 'failed' ? 'failed' : 'sending' })) : [];
+    return Array.isArray(list)
+      ? list.filter(isPending).map((m) => ({ ...m, state: m.state === 'failed' || m.state === 'waiting' ? m.state : 'sending' }))
+      : [];
   } catch {
     return [];
   }

@@ -1,10 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { Message } from '../../../server/messages/schema';
 import { connection, isOutage } from '../../lib/connection';
 import { errorMessage } from '../../lib/errors';
 import { newRequestKey } from '../../lib/request-key';
-import { useTRPCClient } from '../../lib/trpc';
 import { type FileView, firstExpiry, RENEW_AHEAD_MS, RENEW_AT_MOST_EVERY_MS, withRenewedFiles } from './fresh-links';
+import { useTRPC, useTRPCClient } from '../../lib/trpc';
 import { loadPending, type PendingFile, type PendingMessage, savePending } from './pending-messages';
 
 /** Messages loaded per page when scrolling up. */
@@ -112,6 +113,11 @@ export function useConversation(conversationId: number, viewerId: number, option
   const onRead = useRef(options.onRead);
   onRead.current = options.onRead;
   const client = useTRPCClient();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  // The latest page is also kept in the query cache, which the dashboard keeps on the device: offline, the
+  // conversation opens with what it showed last, and messages written meanwhile wait to send (decision 116).
+  const pageKey = useMemo(() => trpc.messages.list.queryKey({ conversationId }), [trpc, conversationId]);
   const [state, dispatch] = useReducer(reducer, undefined, () => initial(loadPending(viewerId, conversationId)));
   const stateRef = useRef(state);
   stateRef.current = state;
@@ -136,7 +142,12 @@ export function useConversation(conversationId: number, viewerId: number, option
   const catchUp = useCallback(async () => {
     try {
       if (stateRef.current.status !== 'ready') {
-        const page = await client.messages.list.query({ conversationId });
+        const page = await client.messages.list.query({ conversationId }).catch((error: unknown) => {
+          const kept = isOutage(error) ? queryClient.getQueryData(pageKey) : undefined;
+          if (!kept) throw error;
+          return kept;
+        });
+        queryClient.setQueryData(pageKey, page);
         dispatch({ type: 'loaded', messages: page.messages, seenSeq: page.seenSeq, readSeq: page.readSeq, replace: true });
         return;
       }
@@ -149,7 +160,7 @@ export function useConversation(conversationId: number, viewerId: number, option
     } catch (error) {
       dispatch({ type: 'failed', error });
     }
-  }, [client, conversationId]);
+  }, [client, conversationId, queryClient, pageKey]);
 
   const loadOlder = useCallback(async () => {
     const { oldestSeq, loadingOlder } = stateRef.current;
@@ -175,13 +186,15 @@ export function useConversation(conversationId: number, viewerId: number, option
         setPending((list) => list.filter((p) => p.clientMessageId !== clientMessageId));
         dispatch({ type: 'received', message: sent });
       } catch (error) {
-        // Not reached: stays "sending" and goes again when the server answers. Refused: says why, with Retry.
+        // Not reached: waits and goes again by itself when the connection returns. Refused: says why, with Retry.
         const outage = isOutage(error);
         if (outage) connection.reportOutage();
         setPending((list) =>
           list.map((p) =>
             p.clientMessageId === clientMessageId
-              ? { ...p, state: 'failed', error: outage ? 'No connection. It will be sent when you are back online.' : errorMessage(error) }
+              ? outage
+                ? { ...p, state: 'waiting', error: undefined }
+                : { ...p, state: 'failed', error: errorMessage(error) }
               : p,
           ),
         );
@@ -212,7 +225,7 @@ export function useConversation(conversationId: number, viewerId: number, option
 
   const retryAll = useCallback(() => {
     for (const p of stateRef.current.pending) {
-      if (p.state === 'sending' || p.error?.startsWith('No connection')) void attempt(p.clientMessageId);
+      if (p.state === 'sending' || p.state === 'waiting' || p.error?.startsWith('No connection')) void attempt(p.clientMessageId);
     }
   }, [attempt]);
 
@@ -291,6 +304,13 @@ export function useConversation(conversationId: number, viewerId: number, option
   const fileFailed = useCallback(() => {
     if (Date.now() - lastRenewed.current >= RENEW_AT_MOST_EVERY_MS) void renewFiles();
   }, [renewFiles]);
+  // The kept page follows what the thread shows (its latest messages), so the next offline opening is current.
+  useEffect(() => {
+    if (state.status !== 'ready') return;
+    queryClient.setQueryData(pageKey, (kept) =>
+      kept ? { ...kept, messages: messages.slice(-OLDER_PAGE), seenSeq: state.seenSeq, readSeq: state.readSeq } : kept,
+    );
+  }, [queryClient, pageKey, messages, state.status, state.seenSeq, state.readSeq]);
 
   return {
     conversationId,

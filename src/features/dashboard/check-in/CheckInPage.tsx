@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import { CalendarCheck, ClipboardCheck, MessageSquareReply, PauseCircle } from 'lucide-react';
 import { useRef } from 'react';
@@ -16,6 +16,10 @@ import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { localToday } from '../../../lib/format';
 import { newRequestKey } from '../../../lib/request-key';
 import { toastError } from '../../../lib/notify';
+import { sendOrQueue, useQueued } from '../../../lib/offline-queue';
+import { useSessionInfo } from '../../../lib/use-session';
+import type { CheckInPayload } from '../offline/queued';
+import { WaitingList } from '../offline/WaitingList';
 import { useTRPC } from '../../../lib/trpc';
 import { formatFollowUpDay, useSignedInToken } from '../../../lib/use-live-reload';
 
@@ -23,6 +27,7 @@ type FormInput = z.input<typeof checkInForm>;
 type FormValues = z.output<typeof checkInForm>;
 
 export const CHECK_IN_SENT = 'Check-in sent. Your dietitian will reply soon.';
+export const CHECK_IN_QUEUED = 'You are offline: your check-in is saved on this device and will be sent when you are back online.';
 const ADHERENCE_STEPS = Object.entries(ADHERENCE_LABELS).map(([value, label]) => ({ value: Number(value), label }));
 
 /** When the next check-in is due, the form, and past check-ins with the dietitian's replies (live). */
@@ -86,10 +91,9 @@ function NextDue({ next }: { next: NextCheckIn }) {
 }
 
 function CheckInFormCard() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const overlay = useLoadingOverlay();
-  const create = useMutation(trpc.checkIn.create.mutationOptions());
+  const userId = useSessionInfo()?.id ?? null;
+  const waiting = useQueued<CheckInPayload>(userId, 'check-in');
   const form = useForm<FormInput, unknown, FormValues>({
     resolver: zodResolver(checkInForm),
     defaultValues: { weight: '', adherence: undefined, notes: '' },
@@ -103,14 +107,17 @@ function CheckInFormCard() {
     // The same check-in sent again (after a lost answer) keeps its key, so the server returns the first instead of storing a second.
     const sent = JSON.stringify(values);
     if (attempt.current?.values !== sent) attempt.current = { values: sent, key: newRequestKey() };
+    if (userId === null) return;
     try {
-      await overlay.run(create.mutateAsync({ ...values, date: localToday(), clientRequestId: attempt.current.key }));
+      // Without a connection it waits on this device with its key and goes when back online (never twice).
+      const key = attempt.current.key;
+      const outcome = await overlay.run(
+        sendOrQueue<CheckInPayload>(userId, 'check-in', key, { ...values, date: localToday(), clientRequestId: key }),
+      );
       attempt.current = null;
-      toast.success(CHECK_IN_SENT);
+      if (outcome === 'sent') toast.success(CHECK_IN_SENT);
+      else toast.info(CHECK_IN_QUEUED);
       form.reset();
-      void queryClient.invalidateQueries({ queryKey: trpc.checkIn.list.queryKey() });
-      void queryClient.invalidateQueries({ queryKey: trpc.weight.list.queryKey() });
-      void queryClient.invalidateQueries({ queryKey: trpc.auth.checkAuthorization.queryKey() });
     } catch (error) {
       toastError(error);
     }
@@ -165,6 +172,14 @@ function CheckInFormCard() {
           Send check-in
         </Button>
       </form>
+      {userId !== null && (
+        <WaitingList
+          userId={userId}
+          items={waiting}
+          label="Waiting to send"
+          describe={(p) => `Check-in of ${formatFollowUpDay(p.date ?? localToday())}, ${p.weight} kg`}
+        />
+      )}
     </Card>
   );
 }

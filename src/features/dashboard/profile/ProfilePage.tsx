@@ -4,6 +4,7 @@ import { LoadError, Loading } from '../../../components/ui/States';
 import { useTRPC } from '../../../lib/trpc';
 import { IntakeLinkCard } from '../../care-record/IntakeLinkCard';
 import { DevicesCard } from './DevicesCard';
+import { NotificationsCard } from './NotificationsCard';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
 
@@ -12,14 +13,17 @@ export function ProfilePage() {
   const trpc = useTRPC();
   const profile = useQuery({ ...trpc.profile.get.queryOptions(), staleTime: 0 });
   return (
-    <Page title="My Profile" lead="Your details, your password and the devices you are signed in on.">
+    <Page title="My Profile" lead="Your details, your password, your notifications and the devices you are signed in on.">
       {profile.isPending ? (
         <Loading label="Loading your profile" />
       ) : profile.isError ? (
         <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
       ) : (
         <div className="grid gap-5 lg:grid-cols-2 lg:items-start">
-          <ProfileForm profile={profile.data} />
+          <div className="flex flex-col gap-5">
+            <ProfileForm profile={profile.data} />
+            <NotificationsCard />
+          </div>
           <div className="flex flex-col gap-5">
             <IntakeLinkCard />
             <PasswordForm />

@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
@@ -11,9 +10,12 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/Field';
 import { Page } from '../../../components/ui/Page';
-import { localToday } from '../../../lib/format';
+import { formatDay, localToday } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
-import { useTRPC } from '../../../lib/trpc';
+import { sendOrQueue, useQueued } from '../../../lib/offline-queue';
+import { useSessionInfo } from '../../../lib/use-session';
+import { type WeightPayload, weightKey } from '../offline/queued';
+import { WaitingList } from '../offline/WaitingList';
 
 /** The server's rules, plus "not after today" in the user's own time zone (the date input's max). */
 const updateWeightForm = addWeightForm.refine((v) => v.date <= localToday(), {
@@ -24,12 +26,12 @@ type FormInput = z.input<typeof updateWeightForm>;
 type FormValues = z.output<typeof updateWeightForm>;
 
 export const WEIGHT_UPDATED = 'Weight updated successfully!';
+export const WEIGHT_QUEUED = 'You are offline: your weight is saved on this device and will be sent when you are back online.';
 
 export function UpdateWeightPage() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const overlay = useLoadingOverlay();
-  const add = useMutation(trpc.weight.add.mutationOptions());
+  const userId = useSessionInfo()?.id ?? null;
+  const waiting = useQueued<WeightPayload>(userId, 'weight');
   const form = useForm<FormInput, unknown, FormValues>({
     resolver: zodResolver(updateWeightForm),
     defaultValues: { weight: '', date: localToday() },
@@ -37,12 +39,13 @@ export function UpdateWeightPage() {
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
+    if (userId === null) return;
     try {
-      await overlay.run(add.mutateAsync(values));
-      toast.success(WEIGHT_UPDATED);
+      // Without a connection it waits on this device (one per day, like the server's entries) and goes when back online.
+      const outcome = await overlay.run(sendOrQueue(userId, 'weight', weightKey(values), values));
+      if (outcome === 'sent') toast.success(WEIGHT_UPDATED);
+      else toast.info(WEIGHT_QUEUED);
       form.reset({ weight: '', date: localToday() });
-      void queryClient.invalidateQueries({ queryKey: trpc.weight.list.queryKey() });
-      void queryClient.invalidateQueries({ queryKey: trpc.auth.checkAuthorization.queryKey() });
     } catch (error) {
       toastError(error);
     }
@@ -69,6 +72,9 @@ export function UpdateWeightPage() {
           </Button>
         </form>
       </Card>
+      {userId !== null && (
+        <WaitingList userId={userId} items={waiting} label="Waiting to send" describe={(p) => `${p.weight} kg on ${formatDay(p.date)}`} />
+      )}
       <div className="mt-5 flex justify-center">
         <Link
           href="/weight-history"

@@ -1,0 +1,64 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { navigate } from 'wouter/use-browser-location';
+import { keepOfflineData, restoreOfflineData } from '../../../lib/offline-cache';
+import { flushWhenOnline, registerSender } from '../../../lib/offline-queue';
+import { startPwa } from '../../../lib/pwa';
+import { useTRPC, useTRPCClient } from '../../../lib/trpc';
+import type { CheckInPayload, WeightPayload } from './queued';
+
+/**
+ * What makes the dashboard work on a bad connection (decision 116): its last data comes back from
+ * IndexedDB before its screens ask for it (`ready` turns true then), the data is kept as it changes,
+ * weights and check-ins made offline are sent when the connection returns, and the service worker is
+ * registered once the page has loaded.
+ */
+export function useOfflineDashboard(userId: number | null): { ready: boolean } {
+  const queryClient = useQueryClient();
+  const client = useTRPCClient();
+  const trpc = useTRPC();
+  const [restoredFor, setRestoredFor] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (userId === null) return;
+    let cancelled = false;
+    let stop: (() => void) | undefined;
+    void restoreOfflineData(queryClient, userId).then(() => {
+      if (cancelled) return;
+      stop = keepOfflineData(queryClient, userId);
+      setRestoredFor(userId);
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [queryClient, userId]);
+
+  useEffect(() => {
+    if (userId === null) return;
+    const refresh = (...keys: readonly (readonly unknown[])[]) => {
+      for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+    };
+    const stops = [
+      registerSender<WeightPayload>(
+        'weight',
+        (p) => client.weight.add.mutate(p),
+        () => refresh(trpc.weight.list.queryKey(), trpc.auth.checkAuthorization.queryKey()),
+      ),
+      registerSender<CheckInPayload>(
+        'check-in',
+        (p) => client.checkIn.create.mutate(p),
+        () => refresh(trpc.checkIn.list.queryKey(), trpc.weight.list.queryKey(), trpc.auth.checkAuthorization.queryKey()),
+      ),
+      flushWhenOnline(userId),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [client, trpc, queryClient, userId]);
+
+  useEffect(() => startPwa((path) => navigate(path)), []);
+
+  // Without the user's id (an old session's storage) there is nothing of theirs to restore.
+  return { ready: userId === null || restoredFor === userId };
+}
