@@ -13,14 +13,14 @@ import * as feedEventQuietsTrigger from './2026-11-24T0600_feed_event_quiets_tri
 import * as repeatSafeWrites from './2026-11-26T0200_repeat_safe_writes.js';
 import * as attachments from './2026-11-26T0700_attachments.js';
 import * as messages from './2026-11-26T0710_messages.js';
-import * as messageAttachments from './2026-11-26T0730_message_attachments.js';
 import * as invoices from './2026-11-26T0720_invoices.js';
-import * as razorpayEvents from './2026-11-26T0860_razorpay_events.js';
+import * as messageAttachments from './2026-11-26T0730_message_attachments.js';
 import * as push from './2026-11-26T0800_push.js';
-import * as appointments from './2026-11-26T0830_appointments.js';
-import * as mealJournal from './2026-11-26T0820_meal_journal.js';
 import * as careRecord from './2026-11-26T0810_care_record.js';
+import * as mealJournal from './2026-11-26T0820_meal_journal.js';
+import * as appointments from './2026-11-26T0830_appointments.js';
 import * as calls from './2026-11-26T0840_calls.js';
+import * as razorpayEvents from './2026-11-26T0860_razorpay_events.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -44,10 +44,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0710_messages': messages,
   '2026-11-26T0720_invoices': invoices,
   '2026-11-26T0730_message_attachments': messageAttachments,
-  '2026-11-26T0860_razorpay_events': razorpayEvents,
   '2026-11-26T0800_push': push,
-  '2026-11-26T0830_appointments': appointments,
-  '2026-11-26T0820_meal_journal': mealJournal,
   '2026-11-26T0810_care_record': careRecord,
+  '2026-11-26T0820_meal_journal': mealJournal,
+  '2026-11-26T0830_appointments': appointments,
   '2026-11-26T0840_calls': calls,
+  '2026-11-26T0860_razorpay_events': razorpayEvents,
 };
