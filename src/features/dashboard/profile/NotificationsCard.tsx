@@ -11,11 +11,9 @@ import { useTRPCClient } from '../../../lib/trpc';
 import {
   keyBytes,
   type NotificationPreferences,
-  notificationApi,
   PREFERENCE_CATEGORIES,
   type PreferenceCategory,
   subscriptionInput,
-  vapidKeyOf,
 } from './notifications-api';
 
 const LABELS: Record<PreferenceCategory, { title: string; hint: string }> = {
@@ -66,14 +64,13 @@ function usePushState() {
  */
 export function NotificationsCard() {
   const client = useTRPCClient();
-  const api = notificationApi(client);
   const queryClient = useQueryClient();
   const push = usePushState();
   const [busy, setBusy] = useState(false);
 
-  const preferences = useQuery({ queryKey: PREFERENCES_KEY, queryFn: () => api.notifications.preferences.query(), staleTime: 0 });
+  const preferences = useQuery({ queryKey: PREFERENCES_KEY, queryFn: () => client.notifications.preferences.query(), staleTime: 0 });
   const save = useMutation({
-    mutationFn: (next: NotificationPreferences) => api.notifications.setPreferences.mutate(next),
+    mutationFn: (next: NotificationPreferences) => client.notifications.setPreferences.mutate(next),
     onMutate: async (next) => {
       await queryClient.cancelQueries({ queryKey: PREFERENCES_KEY });
       const before = queryClient.getQueryData<NotificationPreferences>(PREFERENCES_KEY);
@@ -98,11 +95,11 @@ export function NotificationsCard() {
       }
       const registration = await readyRegistration();
       if (!registration) throw new Error('This browser cannot receive notifications.');
-      const key = vapidKeyOf(await api.push.publicKey.query());
+      const { publicKey: key } = await client.push.publicKey.query();
       const subscription =
         (await registration.pushManager.getSubscription()) ??
         (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }));
-      await api.push.subscribe.mutate(subscriptionInput(subscription));
+      await client.push.subscribe.mutate(subscriptionInput(subscription));
       push.setEndpoint(subscription.endpoint);
       push.setState('on');
       toast.success('Notifications are on for this device.');
@@ -119,7 +116,7 @@ export function NotificationsCard() {
       const registration = await navigator.serviceWorker.getRegistration();
       const subscription = await registration?.pushManager.getSubscription();
       const endpoint = subscription?.endpoint ?? push.endpoint;
-      if (endpoint) await api.push.unsubscribe.mutate({ endpoint });
+      if (endpoint) await client.push.unsubscribe.mutate({ endpoint });
       await subscription?.unsubscribe();
       push.setEndpoint(null);
       push.setState('off');

@@ -1,42 +1,11 @@
-import type { TRPCClient } from '@trpc/client';
-import type { AppRouter } from '../../../../server/trpc/root';
+import { NOTIFICATION_CATEGORIES, type NotificationCategory, type NotificationPreferences } from '../../../../server/notifications/schema';
 
-/**
- * The notification procedures of issue 24's server half (push.*, notifications.*), as this screen
- * calls them. Until that half is merged into this branch's router they are described here and
- * reached through the same tRPC client (its proxy calls any path); once merged, `notificationApi`
- * can return the client itself and these types come from the router.
- */
+/** The notification procedures (push.*, notifications.*) as this screen uses them; types from the server's schemas. */
 export type Channels = { email: boolean; push: boolean };
-export const PREFERENCE_CATEGORIES = ['messages', 'reminders', 'plans', 'appointments', 'payments'] as const;
-export type PreferenceCategory = (typeof PREFERENCE_CATEGORIES)[number];
-export type NotificationPreferences = Record<PreferenceCategory, Channels>;
+export const PREFERENCE_CATEGORIES = NOTIFICATION_CATEGORIES;
+export type PreferenceCategory = NotificationCategory;
+export type { NotificationPreferences };
 export type PushSubscriptionInput = { endpoint: string; keys: { p256dh: string; auth: string } };
-
-type NotificationProcedures = {
-  push: {
-    publicKey: { query(): Promise<unknown> };
-    subscribe: { mutate(input: PushSubscriptionInput): Promise<unknown> };
-    unsubscribe: { mutate(input: { endpoint: string }): Promise<unknown> };
-  };
-  notifications: {
-    preferences: { query(): Promise<NotificationPreferences> };
-    setPreferences: { mutate(input: NotificationPreferences): Promise<unknown> };
-  };
-};
-
-export const notificationApi = (client: TRPCClient<AppRouter>) => client as unknown as NotificationProcedures;
-
-/** The VAPID public key, whether the answer is the key itself or `{ publicKey }` / `{ key }`. */
-export function vapidKeyOf(answer: unknown): string {
-  if (typeof answer === 'string') return answer;
-  if (typeof answer === 'object' && answer !== null) {
-    const a = answer as Record<string, unknown>;
-    const data = typeof a.data === 'object' && a.data !== null ? (a.data as Record<string, unknown>) : a;
-    for (const name of ['publicKey', 'key']) if (typeof data[name] === 'string') return data[name] as string;
-  }
-  throw new Error('The server did not give a push key.');
-}
 
 /** A base64url VAPID key as the bytes PushManager.subscribe takes. */
 export function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
