@@ -26,6 +26,7 @@ import { IntakePage } from '../care-record/IntakePage';
 import { IntakePrompt } from '../care-record/IntakePrompt';
 import { ProgressPage } from '../care-record/ProgressPage';
 import { useOfflineDashboard } from './offline/use-offline-dashboard';
+import { useRenewedPushSubscription } from './profile/use-renewed-push';
 
 /**
  * The lazy chunk for /dashboard and /dashboard/*, mounted with `nest`: paths
@@ -45,7 +46,9 @@ export default function DashboardArea() {
 
 /** The dashboard's last data comes back from this device first (offline it is all there is). */
 function SignedInDashboard() {
-  const { ready } = useOfflineDashboard(useSessionInfo()?.id ?? null);
+  const userId = useSessionInfo()?.id ?? null;
+  const { ready } = useOfflineDashboard(userId);
+  useRenewedPushSubscription(userId);
   if (!ready) return <Spinner fullPage label="Loading" />;
   return <DashboardRoutes />;
 }
