@@ -17,9 +17,14 @@ export function ClientCareRecord({ clientId }: { clientId: number }) {
         <IntakeCard clientId={clientId} />
       </div>
       <GoalsCard clientId={clientId} />
-      <PhotosCard clientId={clientId} />
-      <MeasurementsCard clientId={clientId} />
       <DocumentsCard clientId={clientId} />
+      {/* Photos side by side and the six measurement fields need the whole width (in a half card they overflowed). */}
+      <div className="lg:col-span-2">
+        <PhotosCard clientId={clientId} />
+      </div>
+      <div className="lg:col-span-2">
+        <MeasurementsCard clientId={clientId} />
+      </div>
     </div>
   );
 }
