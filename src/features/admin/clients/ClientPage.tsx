@@ -17,6 +17,7 @@ import { formatMoment } from '../format';
 import { AssignSubscriptionDialog } from '../subscriptions/AssignSubscriptionDialog';
 import { SubscriptionTable } from '../subscriptions/SubscriptionTable';
 import { Badge, EmptyState, Facts, LoadError, Loading, Page, Pager } from '../ui';
+import { ClientSessionNotesCard } from '../../calls/ConsoleCallCards';
 import { ClientJournalCard } from '../../journal/ClientJournalCard';
 
 const PLANS_PAGE = 10;
@@ -79,6 +80,7 @@ export function ClientPage() {
         <ClientJournalCard clientId={c.id} />
         <PlansCard id={c.id} />
         <SubscriptionsCard id={c.id} name={c.fullName} />
+        <ClientSessionNotesCard clientId={c.id} />
         <Card title="Rating">
           <div className="p-4 sm:p-5" data-testid="client-rating">
             {c.rating ? (

@@ -5,6 +5,7 @@ import type { AvailabilityForm } from '../../../../server/appointments/schema';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { Page } from '../../../components/ui/Page';
+import { FallbackLinkCard } from '../../calls/ConsoleCallCards';
 import { LoadError, Loading } from '../../../components/ui/States';
 import { errorMessage } from '../../../lib/errors';
 import { toast } from '../../../lib/toast';
@@ -259,6 +260,9 @@ export function AvailabilityPage() {
           </div>
         </div>
       )}
+      <div className="mt-5">
+        <FallbackLinkCard />
+      </div>
     </Page>
   );
 }
