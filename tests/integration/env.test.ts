@@ -56,6 +56,8 @@ describe('configuration defaults', () => {
         refreshIp: { max: 120, windowMs: 900_000 },
         uploads: { max: 20, windowMs: 60_000 },
         journal: { max: 60, windowMs: 3_600_000 },
+        careRecord: { max: 60, windowMs: 3_600_000 },
+        intakeSaves: { max: 300, windowMs: 3_600_000 },
       },
       wsUnauthenticatedCloseMs: 5000,
       wsMaxPerIp: 50,
@@ -167,6 +169,8 @@ describe('configuration defaults', () => {
         messages: { max: 30, windowMs: 60_000 },
         uploads: { max: 5, windowMs: 30_000 },
         journal: { max: 40, windowMs: 3_600_000 },
+        careRecord: { max: 60, windowMs: 3_600_000 },
+        intakeSaves: { max: 300, windowMs: 3_600_000 },
       },
       storage: {
         driver: 's3',
