@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FileText, Image as ImageIcon } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { DOCUMENT_KINDS, DOCUMENT_LIST_KINDS, documentForm } from '../../../server/care-record/schema';
-import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { SelectField, TextField } from '../../components/ui/Field';
 import { EmptyState, LoadError, Loading } from '../../components/ui/States';
 import { formatDay, localToday } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
-import { ACCEPTED_FILES, uploadAttachment } from '../messages/upload';
+import { ACCEPTED_FILES } from '../messages/upload';
+import { FileAndSubmit, useFileField } from './file-field';
 import { useRecordForm } from './form-state';
 
 const KIND_TONE: Record<keyof typeof DOCUMENT_LIST_KINDS, string> = {
@@ -99,10 +99,7 @@ function DocumentForm({ clientId }: { clientId?: number }) {
   const queryClient = useQueryClient();
   const create = useMutation(trpc.careRecord.documents.create.mutationOptions());
   const form = useRecordForm(documentForm, { kind: 'lab-report', title: '', date: localToday() });
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState('');
-  const [progress, setProgress] = useState<number | null>(null);
+  const file = useFileField('Choose a PDF or a photo of the document');
   const suffix = clientId ?? 'mine';
   return (
     <form
@@ -110,26 +107,13 @@ function DocumentForm({ clientId }: { clientId?: number }) {
       data-testid="document-form"
       onSubmit={async (e) => {
         e.preventDefault();
-        if (!file) {
-          setFileError('Choose a PDF or a photo of the document');
-          return;
-        }
-        const ok = await form.submit(async (values, clientRequestId) => {
-          setProgress(0);
-          try {
-            const uploaded = await uploadAttachment(file, setProgress);
-            await create.mutateAsync({ ...values, clientId, clientRequestId, attachmentId: uploaded.id } as never);
-          } catch (error) {
-            if (error instanceof Error && !('data' in error)) setFileError(error.message);
-            throw error;
-          } finally {
-            setProgress(null);
-          }
-        });
+        if (!file.required()) return;
+        const ok = await form.submit((values, clientRequestId) =>
+          file.upload((attachmentId) => create.mutateAsync({ ...values, clientId, clientRequestId, attachmentId } as never)),
+        );
         if (ok) {
           toast.success('Document added.');
-          setFile(null);
-          if (fileInput.current) fileInput.current.value = '';
+          file.clear();
           await queryClient.invalidateQueries({ queryKey: trpc.careRecord.documents.list.queryKey() });
         }
       }}
@@ -166,34 +150,15 @@ function DocumentForm({ clientId }: { clientId?: number }) {
           onChange={(e) => form.set('date', e.target.value)}
         />
       </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`doc-file-${suffix}`} className="text-sm font-medium text-slate-800">
-          File (PDF or photo, up to 10 MB)
-        </label>
-        <div className="flex flex-wrap items-center gap-2">
-          <input
-            ref={fileInput}
-            id={`doc-file-${suffix}`}
-            type="file"
-            accept={ACCEPTED_FILES}
-            aria-invalid={fileError || form.errors.attachmentId ? true : undefined}
-            aria-describedby={fileError || form.errors.attachmentId ? `doc-file-${suffix}-error` : undefined}
-            className="min-w-0 flex-1 text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-800"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setFileError('');
-            }}
-          />
-          <Button type="submit" disabled={form.busy}>
-            {progress !== null ? `Uploading ${Math.round(progress * 100)}%` : 'Add document'}
-          </Button>
-        </div>
-        {(fileError || form.errors.attachmentId) && (
-          <p id={`doc-file-${suffix}-error`} role="alert" className="text-sm text-red-700">
-            {fileError || form.errors.attachmentId}
-          </p>
-        )}
-      </div>
+      <FileAndSubmit
+        field={file}
+        id={`doc-file-${suffix}`}
+        label="File (PDF or photo, up to 10 MB)"
+        accept={ACCEPTED_FILES}
+        submitLabel="Add document"
+        busy={form.busy}
+        serverError={form.errors.attachmentId}
+      />
     </form>
   );
 }

@@ -1,8 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Camera, Lock } from 'lucide-react';
-import { useRef, useState } from 'react';
 import { POSES } from '../../../server/care-record/schema';
-import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { TextField } from '../../components/ui/Field';
 import { EmptyState, LoadError, Loading } from '../../components/ui/States';
@@ -10,7 +8,7 @@ import { formatDay, localToday } from '../../lib/format';
 import type { RouterOutputs } from '../../lib/router-types';
 import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
-import { uploadAttachment } from '../messages/upload';
+import { FileAndSubmit, useFileField } from './file-field';
 import { useRecordForm } from './form-state';
 import { z } from 'zod';
 
@@ -88,36 +86,22 @@ function PhotoForm({ clientId }: { clientId?: number }) {
   const queryClient = useQueryClient();
   const create = useMutation(trpc.careRecord.progressPhotos.create.mutationOptions());
   const form = useRecordForm(photoForm, { date: localToday(), pose: 'front' });
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState('');
-  const [progress, setProgress] = useState<number | null>(null);
+  const file = useFileField('Choose a photo');
   return (
     <form
       className="grid gap-3 xs:grid-cols-[auto_auto_1fr] xs:items-end"
       data-testid="photo-form"
       onSubmit={async (e) => {
         e.preventDefault();
-        if (!file) {
-          setFileError('Choose a photo');
-          return;
-        }
-        const ok = await form.submit(async (values, clientRequestId) => {
-          setProgress(0);
-          try {
-            const uploaded = await uploadAttachment(file, setProgress);
-            await create.mutateAsync({ ...(values as { date: string; pose: Pose }), clientId, clientRequestId, attachmentId: uploaded.id });
-          } catch (error) {
-            if (error instanceof Error && !('data' in error)) setFileError(error.message);
-            throw error;
-          } finally {
-            setProgress(null);
-          }
-        });
+        if (!file.required()) return;
+        const ok = await form.submit((values, clientRequestId) =>
+          file.upload((attachmentId) =>
+            create.mutateAsync({ ...(values as { date: string; pose: Pose }), clientId, clientRequestId, attachmentId }),
+          ),
+        );
         if (ok) {
           toast.success('Photo saved.');
-          setFile(null);
-          if (fileInput.current) fileInput.current.value = '';
+          file.clear();
           await queryClient.invalidateQueries({ queryKey: trpc.careRecord.progressPhotos.list.queryKey() });
         }
       }}
@@ -152,34 +136,15 @@ function PhotoForm({ clientId }: { clientId?: number }) {
           ))}
         </div>
       </fieldset>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="photo-file" className="text-sm font-medium text-slate-800">
-          Photo
-        </label>
-        <div className="flex flex-wrap items-center gap-2">
-          <input
-            ref={fileInput}
-            id="photo-file"
-            type="file"
-            accept={PHOTO_TYPES}
-            aria-invalid={fileError || form.errors.attachmentId ? true : undefined}
-            aria-describedby={fileError || form.errors.attachmentId ? 'photo-file-error' : undefined}
-            className="min-w-0 flex-1 text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:font-semibold file:text-brand-800"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setFileError('');
-            }}
-          />
-          <Button type="submit" disabled={form.busy}>
-            {progress !== null ? `Uploading ${Math.round(progress * 100)}%` : 'Add photo'}
-          </Button>
-        </div>
-        {(fileError || form.errors.attachmentId) && (
-          <p id="photo-file-error" role="alert" className="text-sm text-red-700">
-            {fileError || form.errors.attachmentId}
-          </p>
-        )}
-      </div>
+      <FileAndSubmit
+        field={file}
+        id="photo-file"
+        label="Photo"
+        accept={PHOTO_TYPES}
+        submitLabel="Add photo"
+        busy={form.busy}
+        serverError={form.errors.attachmentId}
+      />
     </form>
   );
 }
