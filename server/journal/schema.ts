@@ -80,9 +80,12 @@ const MEAL_MESSAGE = `meal must be one of ${MEAL_KIND_KEYS.join(', ')}`;
 export const mealKind = z.preprocess(mealWord, z.enum(MEAL_KIND_KEYS, { error: MEAL_MESSAGE }));
 
 /** A moment as ISO 8601 text with its offset (or a Date over tRPC). */
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
 export const momentField = (label: string) =>
   z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' && v.length <= 40 ? new Date(v.trim()) : v),
+    // Only an ISO date or date and time is read as one (Date's own parser lets a trailing control character through).
+    (v) => (typeof v === 'string' && ISO_MOMENT.test(v.trim()) ? new Date(v.trim()) : v),
     z.date({
       error: (iss) => (iss.input == null ? `${label} is required` : `${label} must be a date and time such as 2026-11-26T08:30:00+05:30`),
     }),
