@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, httpClient } from '../helpers/callers.js';
+import { callerFor, failure, httpClient } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
@@ -97,10 +97,11 @@ describe('signed links in an open chat', () => {
       await httpClient(server.url, dietitian.token).messages.files.query({ conversationId: ashas, attachmentIds: [ravisFile.id] }),
     ).toEqual([]);
     // Asha cannot ask in Ravi's conversation; an unknown conversation is 404; a bad id is refused at the field.
-    const asAsha = httpClient(server.url, asha.token);
-    expect((await failure(asAsha.messages.files.query({ conversationId: ravis, attachmentIds: [ravisFile.id] }))).code).toBe('FORBIDDEN');
-    expect((await failure(asAsha.messages.files.query({ conversationId: 999_999, attachmentIds: [ravisFile.id] }))).code).toBe('NOT_FOUND');
-    const bad = await failure(asAsha.messages.files.query({ conversationId: ashas, attachmentIds: ['not-a-uuid'] }));
+    // Refusals read through the in-process caller, which throws them as the server does (failure() describes them).
+    const asAsha = await callerFor(server, asha.token);
+    expect((await failure(asAsha.messages.files({ conversationId: ravis, attachmentIds: [ravisFile.id] }))).code).toBe('FORBIDDEN');
+    expect((await failure(asAsha.messages.files({ conversationId: 999_999, attachmentIds: [ravisFile.id] }))).code).toBe('NOT_FOUND');
+    const bad = await failure(asAsha.messages.files({ conversationId: ashas, attachmentIds: ['not-a-uuid'] }));
     expect(bad.code).toBe('BAD_REQUEST');
     expect(Object.keys(bad.fieldErrors ?? {})).toEqual(['attachmentIds.0']);
   });
