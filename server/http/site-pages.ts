@@ -12,8 +12,8 @@ export const PRERENDERED_PATHS = ['/', '/about-us', '/pricing-plans', '/faq', '/
 /** Client-rendered pages of the public layout: they get the app shell. */
 export const APP_SHELL_PATHS = ['/reset-password', '/platform-guide'] as const;
 
-/** Signed-in areas: the area and everything under it are client routes (the app shell). */
-export const APP_SHELL_AREAS = ['/dashboard', '/admin'] as const;
+/** Areas the client app draws under any path (signed-in areas, and an appointment's call page). */
+export const APP_SHELL_AREAS = ['/dashboard', '/admin', '/call'] as const;
 
 /** The pages listed in sitemap.xml (signing in has nothing for a search engine). */
 export const SITEMAP_PATHS = PRERENDERED_PATHS.filter((p) => p !== '/login');

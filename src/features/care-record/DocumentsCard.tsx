@@ -103,6 +103,7 @@ function DocumentForm({ clientId }: { clientId?: number }) {
   const suffix = clientId ?? 'mine';
   return (
     <form
+      method="post"
       className="flex flex-col gap-3"
       data-testid="document-form"
       onSubmit={async (e) => {

@@ -154,6 +154,7 @@ function GoalsForm({ clientId, current, onDone }: { clientId?: number; current: 
   );
   return (
     <form
+      method="post"
       className="flex flex-col gap-4"
       data-testid="goals-form"
       onSubmit={async (e) => {

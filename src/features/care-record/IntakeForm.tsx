@@ -213,6 +213,7 @@ function IntakeFields({
 
   return (
     <form
+      method="post"
       className="flex flex-col gap-5"
       data-testid="intake-form"
       onSubmit={(e) => {

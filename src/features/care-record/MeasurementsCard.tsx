@@ -24,6 +24,7 @@ export function MeasurementsCard({ clientId }: { clientId?: number }) {
     <Card title="Body measurements">
       <div className="flex flex-col gap-5 p-4 sm:p-5">
         <form
+          method="post"
           className="flex flex-col gap-4"
           data-testid="measurement-form"
           onSubmit={async (e) => {

@@ -89,6 +89,7 @@ function PhotoForm({ clientId }: { clientId?: number }) {
   const file = useFileField('Choose a photo');
   return (
     <form
+      method="post"
       className="grid gap-3 xs:grid-cols-[auto_auto_1fr] xs:items-end"
       data-testid="photo-form"
       onSubmit={async (e) => {

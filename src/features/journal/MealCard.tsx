@@ -168,6 +168,7 @@ function CommentThread({ entry, audience, onChanged }: { entry: MealEntry; audie
         </ol>
       )}
       <form
+        method="post"
         className="flex items-end gap-2"
         onSubmit={(e) => {
           e.preventDefault();

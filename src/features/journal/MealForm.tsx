@@ -147,7 +147,7 @@ export function MealForm({
         </>
       }
     >
-      <form id="meal-form" onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4" noValidate>
+      <form method="post" id="meal-form" onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4" noValidate>
         <fieldset>
           <legend className="mb-1.5 text-sm font-medium text-slate-800">Meal</legend>
           <div className="flex flex-wrap gap-2">
