@@ -38,8 +38,10 @@ describe('the admin role guard', () => {
   it('finds every area of the console in the router', () => {
     const areas = new Set(adminProcedures.map((p) => p.path.split('.')[1]));
     expect([...areas].sort()).toEqual([
+      'appointments',
       'audit',
       'bookings',
+      'calls',
       'clients',
       'dietPlans',
       'followUps',
