@@ -16,7 +16,7 @@ export function ClientCareRecord({ clientId }: { clientId: number }) {
       <div className="lg:col-span-2">
         <IntakeCard clientId={clientId} />
       </div>
-      <GoalsCard clientId={clientId} />
+      <GoalsCard clientId={clientId} chart={false} />
       <DocumentsCard clientId={clientId} />
       {/* Photos side by side and the six measurement fields need the whole width (in a half card they overflowed). */}
       <div className="lg:col-span-2">

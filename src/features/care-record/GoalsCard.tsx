@@ -18,13 +18,14 @@ const kg = (n: number) => `${n.toLocaleString('en-IN', { maximumFractionDigits: 
 
 /**
  * Goals set together, with progress, and the weight chart with the target
- * line. `clientId` for the console (a dietitian names the client).
+ * line. `clientId` for the console (a dietitian names the client), where the
+ * client page's own weight card draws the chart (`chart={false}` here).
  */
-export function GoalsCard({ clientId }: { clientId?: number }) {
+export function GoalsCard({ clientId, chart = true }: { clientId?: number; chart?: boolean }) {
   const trpc = useTRPC();
   const input = clientId === undefined ? {} : { clientId };
   const goals = useQuery({ ...trpc.careRecord.goals.get.queryOptions(input), staleTime: 0 });
-  const weights = useQuery(trpc.weight.list.queryOptions(clientId === undefined ? {} : { id: clientId }));
+  const weights = useQuery({ ...trpc.weight.list.queryOptions(clientId === undefined ? {} : { id: clientId }), enabled: chart });
   const [editing, setEditing] = useState(false);
   const current = goals.data?.current ?? null;
   return (
@@ -52,7 +53,7 @@ export function GoalsCard({ clientId }: { clientId?: number }) {
             No goals yet. Set them with your dietitian: a target weight and date, waist, water, steps or a habit.
           </EmptyState>
         )}
-        {weights.data && weights.data.length > 0 && (
+        {chart && weights.data && weights.data.length > 0 && (
           <WeightChart
             entries={weights.data}
             target={current?.targetWeightKg != null ? { weight: current.targetWeightKg, date: current.targetDate } : null}

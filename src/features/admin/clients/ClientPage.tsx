@@ -176,6 +176,9 @@ function ClientActions({ id, name, isActive, hasPassword }: { id: number; name: 
 function WeightCard({ id }: { id: number }) {
   const trpc = useTRPC();
   const weights = useQuery(trpc.admin.clients.weights.queryOptions({ id }));
+  // The target weight of the client's current goals draws the chart's target line (as on the client's own page).
+  const goals = useQuery(trpc.careRecord.goals.get.queryOptions({ clientId: id }));
+  const goal = goals.data?.current;
   return (
     <Card title="Weight">
       <div className="p-4 sm:p-5">
@@ -184,7 +187,12 @@ function WeightCard({ id }: { id: number }) {
         ) : weights.isError ? (
           <LoadError error={weights.error} onRetry={() => void weights.refetch()} />
         ) : (
-          <WeightChart entries={weights.data} caption empty="No weights recorded yet." />
+          <WeightChart
+            entries={weights.data}
+            caption
+            empty="No weights recorded yet."
+            target={goal?.targetWeightKg != null ? { weight: goal.targetWeightKg, date: goal.targetDate } : null}
+          />
         )}
       </div>
     </Card>
