@@ -38,7 +38,9 @@ export function securityHeaders(opts: { publicUrl?: string } = {}): MiddlewareHa
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['X-Frame-Options', 'DENY'],
     ['Cross-Origin-Opener-Policy', 'same-origin'],
-    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
+    // Camera and microphone for this origin only: the call page (/call/{id}) asks for them, and a page
+    // reached inside the app keeps the policy of the document it was loaded as. No frame of another origin may.
+    ['Permissions-Policy', 'camera=(self), microphone=(self), geolocation=()'],
   ];
   const headersFor = (host: string | undefined): HeaderPairs => [...fixed, ['Content-Security-Policy', policyFor(host)]];
   const withPublicPolicy = publicHost ? headersFor(publicHost) : undefined;

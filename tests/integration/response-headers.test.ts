@@ -20,7 +20,7 @@ const SECURITY = {
   'referrer-policy': 'strict-origin-when-cross-origin',
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  'permissions-policy': 'camera=(self), microphone=(self), geolocation=()',
 };
 
 type Get = (path: string, headers?: Record<string, string>) => Promise<Response>;
