@@ -68,7 +68,10 @@ export function IntakeForm({ onFinished }: { onFinished?: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const intake = useQuery({ ...trpc.careRecord.intake.get.queryOptions({}), staleTime: 0 });
-  if (intake.isPending) return <Loading label="Loading your questionnaire" />;
+  // The form starts from the server's answers, not from this device's kept copy (which may predate the last
+  // save): online it waits for the fresh read; offline the kept copy is all there is.
+  const fresh = intake.isFetchedAfterMount || (typeof navigator !== 'undefined' && !navigator.onLine);
+  if (intake.isPending || (!fresh && !intake.isError)) return <Loading label="Loading your questionnaire" />;
   if (intake.isError) return <LoadError error={intake.error} onRetry={() => void intake.refetch()} />;
   return (
     <IntakeFields
