@@ -18,9 +18,13 @@ withServerAndBrowser((s, b) => {
 const LINKS = [
   ['Feeds', '/dashboard/feeds'],
   ['Messages', '/dashboard/messages'],
+  ['Meal Journal', '/dashboard/journal'],
   ['My Diet Plans', '/dashboard/diet-plan'],
   ['Update Weight', '/dashboard/update-weight'],
   ['Check-in', '/dashboard/check-in'],
+  ['Appointments', '/dashboard/appointments'],
+  ['Goals & Progress', '/dashboard/progress'],
+  ['Documents', '/dashboard/documents'],
   ['Write a Review', '/dashboard/write-review'],
   ['Active Subscription', '/dashboard/active-subscription'],
   ['Payments', '/dashboard/payments'],
