@@ -67,6 +67,8 @@ describe('the dashboard without a connection', () => {
     await workerActive(page);
     await page.goto('/dashboard/weight-history');
     await expect.poll(() => page.getByTestId('weights-table').textContent(), { timeout: 15_000 }).toContain('71.5');
+    // Kept a moment after it shows (the snapshot is written in the background): wait for it before leaving the page.
+    await expect.poll(() => keptQueries(page), { timeout: 10_000 }).toEqual(expect.arrayContaining(['["weight","list"]']));
     await page.goto('/dashboard/messages');
     await expect.poll(() => page.getByTestId('conversation').getAttribute('data-status'), { timeout: 15_000 }).toBe('ready');
     await expect
