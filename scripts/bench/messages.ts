@@ -18,6 +18,7 @@ import { ROLE } from '../../server/auth/roles.js';
 import type { Database } from '../../server/db/index.js';
 import type { Child } from './children.js';
 import { percentile, sortedCopy, type LoadSpec } from './load.js';
+import { insertBenchClients } from './seed.js';
 import { cpu, load, ms, type PairedRound, ratio, table } from './report.js';
 import { openSubscribers, type Target } from './subscribers.js';
 
@@ -35,20 +36,7 @@ export async function seedConversations(db: Kysely<Database>, count: number): Pr
     .values({ email: 'bench-dietitian@poshan.bench', first_name: 'Bench', last_name: 'Dietitian', role: ROLE.admin, password_hash: null })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const clients = await db
-    .insertInto('users')
-    .values(
-      Array.from({ length: count }, (_, i) => ({
-        email: `bench-chat-${i}@poshan.bench`,
-        first_name: 'Chat',
-        last_name: `Client ${i}`,
-        role: ROLE.client,
-        password_hash: null,
-      })),
-    )
-    .returning('id')
-    .execute();
-  const clientIds = clients.map((c) => c.id);
+  const clientIds = await insertBenchClients(db, count, 'bench-chat', 'Chat');
   const conversations = await db
     .insertInto('conversations')
     .values(clientIds.map((client_id) => ({ client_id })))

@@ -3,6 +3,24 @@ import { issueSession } from '../../server/auth/sessions-repo.js';
 import { ROLE } from '../../server/auth/roles.js';
 import type { Database } from '../../server/db/index.js';
 
+/** `count` client accounts without passwords (`<prefix>-<i>@poshan.bench`), in one insert; their ids in order. */
+export async function insertBenchClients(db: Kysely<Database>, count: number, prefix: string, firstName: string): Promise<number[]> {
+  const rows = await db
+    .insertInto('users')
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        email: `${prefix}-${i}@poshan.bench`,
+        first_name: firstName,
+        last_name: `Client ${i}`,
+        role: ROLE.client,
+        password_hash: null,
+      })),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 export type BenchData = {
   /** One bearer token per client account. */
   tokens: string[];
@@ -22,20 +40,7 @@ export async function seedBench(db: Kysely<Database>, opts: { clients: number; p
     .values({ email: 'bench-admin@poshan.bench', first_name: 'Bench', last_name: 'Dietitian', role: ROLE.admin, password_hash: null })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const clients = await db
-    .insertInto('users')
-    .values(
-      Array.from({ length: opts.clients }, (_, i) => ({
-        email: `bench-client-${i}@poshan.bench`,
-        first_name: 'Bench',
-        last_name: `Client ${i}`,
-        role: ROLE.client,
-        password_hash: null,
-      })),
-    )
-    .returning('id')
-    .execute();
-  const clientIds = clients.map((c) => c.id);
+  const clientIds = await insertBenchClients(db, opts.clients, 'bench-client', 'Bench');
   const tokens: string[] = [];
   for (const id of clientIds) tokens.push((await issueSession(db, id)).token);
   const posts = await db
