@@ -118,8 +118,13 @@ function createPgListener(url: string, channel: string, onPayload: (payload: str
       scheduleReconnect(c);
     });
     c.on('end', () => scheduleReconnect(c));
+    // A notification can arrive before the LISTEN's own answer is read: it is held until the caller has been told
+    // of the reconnect, so its catch-up is ordered before anything this connection hears.
+    let early: string[] | null = [];
     c.on('notification', (msg) => {
-      if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
+      if (msg.channel !== channel || msg.payload === undefined) return;
+      if (early) early.push(msg.payload);
+      else onPayload(msg.payload);
     });
     try {
       await c.connect();
@@ -129,6 +134,9 @@ function createPgListener(url: string, channel: string, onPayload: (payload: str
       connected = true;
       if (everConnected) onReconnect?.();
       everConnected = true;
+      const heard = early;
+      early = null;
+      for (const payload of heard) onPayload(payload);
       resolveReady();
     } catch (err) {
       console.warn(`[db] could not LISTEN on ${channel}: ${(err as Error).message}`);

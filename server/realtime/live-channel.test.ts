@@ -23,22 +23,31 @@ type Event = { kind: 'ready' } | { kind: 'resync' } | { kind: 'message'; seq: nu
 
 function testSource() {
   const listeners = new Set<(n: Note) => void>();
+  const missed = new Set<() => void>();
   const log: Note[] = [];
   const source: LiveSource<Note> = {
-    subscribe(listener) {
+    subscribe(listener, onMissed) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      if (onMissed) missed.add(onMissed);
+      return () => {
+        listeners.delete(listener);
+        if (onMissed) missed.delete(onMissed);
+      };
     },
   };
   return {
     source,
     log,
     listeners,
-    publish(n: Omit<Note, 'seq'>) {
+    /** Stored, but the notification is lost (the LISTEN connection is down); `reconnected` then tells the channel. */
+    publish(n: Omit<Note, 'seq'>, opts: { lost?: boolean } = {}) {
       const note = { ...n, seq: log.length + 1 };
       log.push(note);
-      for (const l of listeners) l(note);
+      if (!opts.lost) for (const l of listeners) l(note);
       return note;
+    },
+    reconnected() {
+      for (const m of missed) m();
     },
   };
 }
@@ -146,6 +155,43 @@ describe('the live channel, with a test-only stream', () => {
     expect(await done).toEqual({ done: true, value: undefined });
     expect(channel.size).toBe(0);
     expect(t.listeners.size).toBe(0);
+  });
+
+  it('after the source lost notifications, catches a resumable subscriber up from its position and sends ready again to any other', async () => {
+    const t = testSource();
+    const channel = createLiveChannel(t.source);
+    const socket = fakeConnection();
+    const leave = new AbortController();
+    const resumable = await openOverSocket(
+      channel.open(messageStream(t.log), { viewer: 1, signal: leave.signal, connection: socket.connection }),
+    );
+    const { ready: _, resume: __, ...plain } = messageStream(t.log);
+    const inbox = channel.open({ ...plain, name: 'inbox', ready: { kind: 'ready' } } as LiveStream<number, Note, Event>, {
+      viewer: 1,
+      signal: leave.signal,
+    });
+    expect((await inbox.next()).value).toEqual({ kind: 'ready' });
+    t.publish({ conversationId: 1, kind: 'message', userId: 5 });
+    t.publish({ conversationId: 1, kind: 'message', userId: 5 }, { lost: true });
+    t.publish({ conversationId: 2, kind: 'message', userId: 5 }, { lost: true });
+    t.publish({ conversationId: 1, kind: 'message', userId: 5 }, { lost: true });
+    t.reconnected();
+    // Published once the connection is back, while the catch-up loads: after it, once.
+    t.publish({ conversationId: 1, kind: 'message', userId: 5 });
+    await vi.waitFor(() => expect(socket.messages().length).toBe(4));
+    expect(socket.messages().map((m) => [m.result.id, m.result.data.json.data])).toEqual([
+      ['1', { kind: 'message', seq: 1 }],
+      ['2', { kind: 'message', seq: 2 }],
+      ['4', { kind: 'message', seq: 4 }],
+      ['5', { kind: 'message', seq: 5 }],
+    ]);
+    // The stream that does not resume cannot be told what it missed: it is sent ready again (its client reloads).
+    const rest: unknown[] = [];
+    for (let i = 0; i < 3; i++) rest.push((await inbox.next()).value);
+    expect(rest).toEqual([{ kind: 'message', seq: 1 }, { kind: 'ready' }, { kind: 'message', seq: 5 }]);
+    leave.abort();
+    await resumable.done;
+    expect(await inbox.next()).toEqual({ done: true, value: undefined });
   });
 
   it('frames a shared view once: every socket of the same subscription id is written the same bytes', async () => {

@@ -28,7 +28,11 @@ import { messageHead, messageTail, textFrame } from './frames.js';
  * - the session is checked before each live event; when it has ended the
  *   subscription ends with UNAUTHORIZED;
  * - a notification is told to DELIVER_BATCH subscribers at a time, so the
- *   first sockets are written at once and other work may run between batches.
+ *   first sockets are written at once and other work may run between batches;
+ * - when the source may have lost notifications (its LISTEN connection
+ *   dropped with a database restart), a resumable subscriber catches up from
+ *   its position as a reconnecting one does, and any other is sent `ready`
+ *   again, on which its client reloads.
  * A domain never imports `ws` or builds a frame (tests/contracts/layering.test.ts).
  *
  * Adding a stream (a conversation's messages, resumable from the last `seq`):
@@ -67,7 +71,11 @@ import { messageHead, messageTail, textFrame } from './frames.js';
 
 /** Where a stream's notifications come from: every instance's, in commit order (LISTEN/NOTIFY, ids only in payloads). */
 export interface LiveSource<N> {
-  subscribe(listener: (note: N) => void): () => void;
+  /**
+   * `missed` runs when notifications may have been lost (the LISTEN connection dropped and came back): every
+   * subscriber then catches up from where it is (a resumable stream), or is sent `ready` again and reloads.
+   */
+  subscribe(listener: (note: N) => void, missed?: () => void): () => void;
 }
 
 /** How a resumable stream finds its place: positions (tracked ids, increasing) and the events after one. */
@@ -191,7 +199,9 @@ const sessionEnded = () => new AppError('UNAUTHORIZED', 'Your session has ended.
 
 /** A backlog that grew past BACKLOG_MAX: a resumable stream resyncs from here. */
 const TOO_FAR_BEHIND = Symbol('too far behind');
-type Queued<N> = { note: N | typeof TOO_FAR_BEHIND; views: NoteViews; position: number | null };
+/** The source may have lost notifications here: catch up (resumable) or send `ready` again. */
+const MISSED = Symbol('missed');
+type Queued<N> = { note: N | typeof TOO_FAR_BEHIND | typeof MISSED; views: NoteViews; position: number | null };
 
 /** The shared views of one notification, per stream. */
 class NoteViews {
@@ -266,9 +276,9 @@ class Subscription<V, N, E> {
     this.stillAllowed = subscriber.stillAllowed ?? (() => true);
   }
 
-  push(note: N, views: NoteViews) {
+  push(note: N | typeof MISSED, views: NoteViews) {
     if (this.finished) return;
-    const position = this.stream.resume ? this.stream.resume.position(note, this.viewer) : 0;
+    const position = note === MISSED ? null : this.stream.resume ? this.stream.resume.position(note, this.viewer) : 0;
     if (!this.busy && !this.holding && this.queue.length === 0) {
       this.handle(note, views, position);
       return;
@@ -334,11 +344,16 @@ class Subscription<V, N, E> {
   }
 
   /** One notification: skipped when covered, else checked, viewed and written; waits (busy) only when it must. */
-  private handle(note: N | typeof TOO_FAR_BEHIND, views: NoteViews, position: number | null) {
+  private handle(note: N | typeof TOO_FAR_BEHIND | typeof MISSED, views: NoteViews, position: number | null) {
     const resume = this.stream.resume;
     if (resume && position !== null && position <= this.covered) return;
     if (note === TOO_FAR_BEHIND) {
       this.shown(position, resume!.resync);
+      return;
+    }
+    if (note === MISSED) {
+      if (resume) this.catchUp(resume);
+      else this.shown(null, this.stream.ready);
       return;
     }
     let allowed: boolean | Promise<boolean>;
@@ -386,6 +401,26 @@ class Subscription<V, N, E> {
     );
   }
 
+  /** What this subscriber missed after its position, as a reconnecting one is told it; a resync when that fails. */
+  private catchUp(resume: LiveResume<V, N, E>) {
+    this.busy = true;
+    resume.catchUp(this.viewer, String(this.covered)).then(
+      (caughtUp) => {
+        this.busy = false;
+        if (this.finished) return;
+        for (const e of caughtUp.events) this.shown(e.id, e.event);
+        this.shown(caughtUp.position, caughtUp.resync ? resume.resync : null);
+        this.drain();
+      },
+      () => {
+        this.busy = false;
+        if (this.finished) return;
+        this.shown(null, resume.resync);
+        this.drain();
+      },
+    );
+  }
+
   private shown(position: number | null, shown: LiveShown<E>) {
     let trackedId: string | null = null;
     if (this.stream.resume) {
@@ -411,10 +446,10 @@ export function createLiveChannel<N>(source: LiveSource<N>, opts: { batch?: numb
     later.shift()?.();
     if (later.length) setImmediate(tellLater);
   };
-  const tell = (batch: Subscription<unknown, N, unknown>[], note: N, views: NoteViews) => {
+  const tell = (batch: Subscription<unknown, N, unknown>[], note: N | typeof MISSED, views: NoteViews) => {
     for (const s of batch) s.push(note, views);
   };
-  const deliver = (note: N) => {
+  const deliver = (note: N | typeof MISSED) => {
     const views = new NoteViews();
     const all = [...subscriptions];
     const queued = later.length > 0;
@@ -428,7 +463,7 @@ export function createLiveChannel<N>(source: LiveSource<N>, opts: { batch?: numb
 
   const add = (s: Subscription<unknown, N, unknown>) => {
     subscriptions.add(s);
-    unsubscribe ??= source.subscribe(deliver);
+    unsubscribe ??= source.subscribe(deliver, () => deliver(MISSED));
   };
   const remove = (s: Subscription<unknown, N, unknown>) => {
     subscriptions.delete(s);

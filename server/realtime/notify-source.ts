@@ -7,13 +7,15 @@ import { parseNotification } from './notification.js';
  * every instance LISTENs on `channel`, so a change committed on one reaches
  * the subscribers connected to any other. Payloads carry ids and small
  * numbers only (NOTIFY's limit is 8000 bytes; subscribers read what they may
- * see); `isNote` checks each one. There is no replay log: a stream that must
- * resume after a reconnect keeps its own (the feed's is feed-bus.ts).
+ * see); `isNote` checks each one. There is no replay log: when the LISTEN
+ * connection comes back after a drop, subscribers are told they may have
+ * missed notifications (the live channel catches them up from the database).
  */
 export interface NotifySource<N> {
   /** NOTIFYs every instance. Call it inside the transaction that made the change: NOTIFY fires only on commit. */
   publish(trx: Db, note: N): Promise<void>;
-  subscribe(listener: (note: N) => void): () => void;
+  /** `missed`: the LISTEN connection dropped and came back, and notifications sent meanwhile are lost. */
+  subscribe(listener: (note: N) => void, missed?: () => void): () => void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -24,36 +26,46 @@ export function createNotifySource<N>(
 ): NotifySource<N> {
   const onError = opts.onError ?? (() => {});
   const listeners = new Set<(note: N) => void>();
+  const missedListeners = new Set<() => void>();
+  const each = <A extends unknown[]>(fns: Iterable<(...args: A) => void>, ...args: A) => {
+    for (const fn of fns) {
+      try {
+        fn(...args);
+      } catch (err) {
+        onError(err as Error);
+      }
+    }
+  };
   let unlisten: (() => Promise<void>) | null = null;
   return {
     async publish(trx, note) {
       await sql`select pg_notify(${opts.channel}, ${JSON.stringify(note)})`.execute(trx);
     },
-    subscribe(listener) {
+    subscribe(listener, missed) {
       listeners.add(listener);
+      if (missed) missedListeners.add(missed);
       return () => {
         listeners.delete(listener);
+        if (missed) missedListeners.delete(missed);
       };
     },
     async start() {
       if (unlisten) return;
-      unlisten = await handle.listen(opts.channel, (raw) => {
-        const parsed = parseNotification(raw, opts.isNote, opts.name, onError);
-        if (!parsed) return;
-        for (const listener of listeners) {
-          try {
-            listener(parsed);
-          } catch (err) {
-            onError(err as Error);
-          }
-        }
-      });
+      unlisten = await handle.listen(
+        opts.channel,
+        (raw) => {
+          const parsed = parseNotification(raw, opts.isNote, opts.name, onError);
+          if (parsed) each(listeners, parsed);
+        },
+        () => each(missedListeners),
+      );
     },
     async stop() {
       const u = unlisten;
       unlisten = null;
       if (u) await u();
       listeners.clear();
+      missedListeners.clear();
     },
   };
 }
