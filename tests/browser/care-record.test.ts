@@ -19,9 +19,7 @@ withServerAndBrowser((s, b) => {
 const day = (offset: number) => new Date(Date.parse(`${indiaDay(new Date())}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe('the care record', () => {
-  // Skipped for now (round 3, session 3): after the merge with the offline dashboard, the second "Finish questionnaire"
-  // does nothing in this test (answers saved, no error shown); the cause is not found yet. Next session: fix and unskip.
-  it.skip('a client at 375 px fills the intake from the dashboard prompt; the dietitian at 1440 px reads it on the client page', async () => {
+  it('a client at 375 px fills the intake from the dashboard prompt; the dietitian at 1440 px reads it on the client page', async () => {
     const client = await newClient(server, { firstName: 'Asha', lastName: 'Verma', heightM: 1.6, weightKg: 72 });
     const { context, page } = await signedInPage(browser, server, client, { viewport: PHONE });
     await page.goto('/dashboard/feeds');

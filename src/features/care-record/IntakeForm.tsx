@@ -102,6 +102,9 @@ function IntakeFields({
   const [touched, setTouched] = useState<Partial<Record<IntakeField, boolean>>>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  // Only finishing holds the button: an autosave starts when the tap on it takes the focus from a field, and a
+  // button disabled between the press and the release never gets the click (the tap would do nothing).
+  const [finishing, setFinishing] = useState(false);
   const saved = useRef<IntakeAnswers>(initial);
   const lastSent = useRef(JSON.stringify(initial));
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -161,7 +164,10 @@ function IntakeFields({
       document.getElementById(`intake-${first}`)?.focus();
       return;
     }
-    if (await flush(true)) {
+    setFinishing(true);
+    const finished = await flush(true);
+    setFinishing(false);
+    if (finished) {
       toast.success(INTAKE_DONE);
       onFinished?.();
     }
@@ -295,7 +301,7 @@ function IntakeFields({
         </div>
       </Card>
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={save.isPending}>
+        <Button type="submit" disabled={finishing}>
           {done ? 'Save changes' : 'Finish questionnaire'}
         </Button>
         {done && <span className="text-sm text-brand-800">You finished this questionnaire. Edits are saved as you go.</span>}
