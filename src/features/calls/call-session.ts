@@ -163,7 +163,10 @@ export class CallSession {
 
   private send(signal: CallSignal) {
     const next = this.sending.then(() =>
-      this.client.calls.signal.mutate({ appointmentId: this.appointmentId, peerId: this.peerId, signal }).catch(() => undefined),
+      // A page that has left sends nothing more (its seat is gone: the server would refuse it), its goodbye aside.
+      this.stopped && signal.kind !== 'bye'
+        ? undefined
+        : this.client.calls.signal.mutate({ appointmentId: this.appointmentId, peerId: this.peerId, signal }).catch(() => undefined),
     );
     this.sending = next;
     return next;
@@ -375,13 +378,16 @@ export class CallSession {
     pc?.close();
   }
 
-  private stop() {
+  /** Ends this page's part; its seat is given up when the subscription ends, once `leaveAfter` (the goodbye) has gone. */
+  private stop(leaveAfter?: Promise<unknown>) {
     this.stopped = true;
     clearInterval(this.statsTimer);
     window.removeEventListener('online', this.onNetworkChange);
     (navigator as Navigator & { connection?: EventTarget }).connection?.removeEventListener('change', this.onNetworkChange);
-    this.subscription?.unsubscribe();
+    const subscription = this.subscription;
     this.subscription = null;
+    if (leaveAfter) void leaveAfter.finally(() => subscription?.unsubscribe());
+    else subscription?.unsubscribe();
     this.closePeer();
     for (const t of this.snapshot.localStream?.getTracks() ?? []) t.stop();
   }
@@ -389,8 +395,9 @@ export class CallSession {
   /** Leaves the call: the other side is told at once (and by the server when the subscription ends). */
   hangUp() {
     if (this.stopped) return;
-    if (this.subscription) void this.send({ kind: 'bye' });
-    this.stop();
+    // The goodbye goes while the seat is still held (a signal from a page without one is refused), then the seat is given up.
+    const bye = this.subscription ? this.send({ kind: 'bye' }) : undefined;
+    this.stop(bye);
     this.set({ status: 'ended', localStream: null, remoteStream: null, weak: false });
   }
 }
