@@ -1,7 +1,14 @@
 import type { Db } from '../db/index.js';
 import type { RateLimits } from '../env.js';
 import { RateLimitError } from '../errors.js';
-import { deleteSlotsBefore, deleteSlotsOfBucket, insertSlots, lockBucketNames, nthNewestSlotSince } from './limits-repo.js';
+import {
+  deleteSlotsBefore,
+  deleteSlotsOfBucket,
+  insertSlots,
+  lockBucketNames,
+  nthNewestSlotSince,
+  takeSlotUnlessFull,
+} from './limits-repo.js';
 
 /**
  * Sliding-window limits kept in the login_attempts table, so every instance
@@ -85,6 +92,16 @@ export function publicFormLimits(limits: RateLimits, form: 'support' | 'consulta
 export async function secondsUntilAllowed(db: Db, limit: Limit, now = new Date()): Promise<number> {
   // The max-th newest attempt in the window: once it leaves the window, the count drops below max.
   const at = await nthNewestSlotSince(db, limit.bucket, new Date(now.getTime() - limit.windowMs), limit.max);
+  if (!at) return 0;
+  return Math.max(1, Math.ceil((at.getTime() + limit.windowMs - now.getTime()) / 1000));
+}
+
+/**
+ * Takes one slot in a bucket whose lock the caller's transaction holds (lockBuckets), in one statement: 0 when
+ * taken, else the seconds until the bucket frees up (nothing recorded). The slot goes if the transaction rolls back.
+ */
+export async function takeLockedSlot(trx: Db, limit: Limit, now: Date): Promise<number> {
+  const at = await takeSlotUnlessFull(trx, limit.bucket, new Date(now.getTime() - limit.windowMs), limit.max, now);
   if (!at) return 0;
   return Math.max(1, Math.ceil((at.getTime() + limit.windowMs - now.getTime()) / 1000));
 }

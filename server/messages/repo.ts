@@ -62,6 +62,22 @@ export function lockConversation(trx: Db, id: number) {
     .executeTakeFirst();
 }
 
+/**
+ * The next seq of a conversation, taken under its row lock, with the conversation as it is now and whether its
+ * client is active: one statement (lockConversation then takeSeq, for a send). undefined when there is no such
+ * conversation. The caller's transaction rolls the seq back if the send is refused.
+ */
+export function lockAndTakeSeq(trx: Db, id: number, at: Date, senderRole: MessageSenderRole) {
+  return trx
+    .updateTable('conversations as c')
+    .from('users as u')
+    .set((eb) => ({ last_seq: eb('c.last_seq', '+', 1), last_message_at: at, last_sender_role: senderRole }))
+    .whereRef('u.id', '=', 'c.client_id')
+    .where('c.id', '=', id)
+    .returning([...conversationFields, 'u.is_active as client_active'])
+    .executeTakeFirst();
+}
+
 export function takeSeq(trx: Db, id: number, at: Date, senderRole: MessageSenderRole) {
   return trx
     .updateTable('conversations')
@@ -105,13 +121,19 @@ export async function insertMessage(
     sent_at: Date;
   },
 ) {
-  const inserted = await trx
-    .insertInto('messages')
-    .values(row)
-    .onConflict((oc) => oc.columns(['sender_id', 'client_message_id']).doNothing())
-    .returning('id')
+  // One statement: the insert, and the row as messagesWithSender reads it (the sender's name).
+  return trx
+    .with('m', (db) =>
+      db
+        .insertInto('messages')
+        .values(row)
+        .onConflict((oc) => oc.columns(['sender_id', 'client_message_id']).doNothing())
+        .returning(['id', 'conversation_id', 'seq', 'sender_id', 'sender_role', 'client_message_id', 'text', 'sent_at']),
+    )
+    .selectFrom('m')
+    .leftJoin('users as s', 's.id', 'm.sender_id')
+    .select(messageColumns)
     .executeTakeFirst();
-  return inserted ? messagesWithSender(trx).where('m.id', '=', inserted.id).executeTakeFirstOrThrow() : undefined;
 }
 
 /** The message a sender sent with this key, if any. */
@@ -167,6 +189,25 @@ export async function markRead(db: Db, conversationId: number, userId: number, s
     .returning('last_read_seq')
     .executeTakeFirstOrThrow();
   return row.last_read_seq;
+}
+
+/** markRead and a NOTIFY on `channel` in one statement (a sender has read up to their own message, which is announced). */
+export async function markReadAndNotify(
+  db: Db,
+  read: { conversationId: number; userId: number; seq: number; at: Date },
+  channel: string,
+  payload: string,
+) {
+  await sql`
+    with r as (
+      insert into conversation_reads (conversation_id, user_id, last_read_seq, read_at)
+      values (${read.conversationId}, ${read.userId}, ${read.seq}, ${read.at})
+      on conflict (conversation_id, user_id) do update set
+        last_read_seq = greatest(conversation_reads.last_read_seq, excluded.last_read_seq),
+        read_at = case when excluded.last_read_seq > conversation_reads.last_read_seq then excluded.read_at else conversation_reads.read_at end
+      returning 1
+    )
+    select pg_notify(${channel}, ${payload}), (select count(*) from r)`.execute(db);
 }
 
 /** How far the client has read, and how far the furthest dietitian has. */

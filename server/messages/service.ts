@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/record.js';
-import { bucket, type KindedLimit, lockBuckets, recordSlots, secondsUntilAllowed, tooManyRequests } from '../auth/rate-limit.js';
+import { bucket, type KindedLimit, lockBuckets, takeLockedSlot, tooManyRequests } from '../auth/rate-limit.js';
 import { ROLE } from '../auth/roles.js';
 import { fullNameOf, type SessionUser } from '../auth/session.js';
 import { BRAND } from '../brand.js';
@@ -14,7 +14,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { Mailer } from '../mail/mailer.js';
 import { officeHoursOf } from './console.js';
 import { recordMessagePush } from './notify.js';
-import { type MessagesBus, publishMessageSignal } from './events.js';
+import { type MessagesBus, markReadAndPublish, publishMessageSignal } from './events.js';
 import type { ConversationViewer } from './streams.js';
 import { awayReply, nextOpening } from './office-hours.js';
 import * as repo from './repo.js';
@@ -120,16 +120,16 @@ class RepeatedSend {
  * not counted against the limit. The `messages` channel hears of it on commit.
  */
 export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: SendMessageInput, now: Date) {
-  const conversation = await conversationFor(deps.db, actor, input.conversationId);
   const key = input.clientMessageId;
   const repeatOf = async (row: repo.MessageRow) => {
-    if (row.conversation_id !== conversation.id) {
+    if (row.conversation_id !== input.conversationId) {
+      // Told only to the sender who used the key, about their own message: nothing of the other conversation shows.
       throw conflict('This clientMessageId was already used for a message in another conversation. Make a new one for each message.');
     }
+    // A repeat is answered only to whoever may still see the conversation (their access may have changed since).
+    await conversationFor(deps.db, actor, input.conversationId);
     return { ...(await withFiles(deps.db, actor, row, now)), repeated: true } satisfies SentMessage;
   };
-  const first = await repo.findMessageByKey(deps.db, actor.id, key);
-  if (first) return repeatOf(first);
 
   const limit = messageLimit(deps.config.rateLimits, actor.id);
   const role = roleOf(actor);
@@ -138,15 +138,19 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
   try {
     const row = await deps.db.transaction().execute(async (trx) => {
       await lockBuckets(trx, [limit]);
-      // A repeat racing its first waited on the sender's lock: the first has committed now.
-      const raced = await repo.findMessageByKey(trx, actor.id, key);
-      if (raced) throw new RepeatedSend(raced);
-      const wait = await secondsUntilAllowed(trx, limit, now);
+      // A repeat (also one racing its first, which waited on the sender's lock and has committed now).
+      const repeated = await repo.findMessageByKey(trx, actor.id, key);
+      if (repeated) throw new RepeatedSend(repeated);
+      // The slot is taken here; it goes with the transaction if the send is refused below.
+      const wait = await takeLockedSlot(trx, limit, now);
       if (wait > 0) throw tooManyRequests('messages sent in a short time', wait, [limit.kind]);
-      const locked = await repo.lockConversation(trx, conversation.id);
+      // The conversation's row lock and its next seq; who may write in it is checked on the row as it is now.
+      const locked = await repo.lockAndTakeSeq(trx, input.conversationId, now, role);
       if (!locked) throw notFound(CONVERSATION_MISSING, { conversationId: [CONVERSATION_MISSING] });
+      if (!isDietitian(actor) && locked.client_id !== actor.id) throw forbidden(NOT_YOURS);
       if (!locked.client_active) throw forbidden(CLIENT_DEACTIVATED);
-      const { last_seq: seq } = await repo.takeSeq(trx, conversation.id, now, role);
+      const conversation = locked;
+      const seq = locked.last_seq;
       const once = await insertOnce({
         insert: () =>
           repo.insertMessage(trx, {
@@ -176,17 +180,21 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
           claimed.map((a) => a.id),
         );
       }
-      await recordSlots(trx, [limit], now);
-      // The sender has read everything up to their own message.
-      await repo.markRead(trx, conversation.id, actor.id, seq, now);
-      await publishMessageSignal(trx, { kind: 'message', conversationId: conversation.id, seq });
+      // The sender has read everything up to their own message; every instance hears of it on commit.
+      await markReadAndPublish(
+        trx,
+        { conversationId: conversation.id, userId: actor.id, seq, at: now },
+        { kind: 'message', conversationId: conversation.id, seq },
+      );
       // The recipient's devices hear of it at once (the e-mail waits NOTICE_AFTER_MS for it to stay unread).
       pushAfterCommit.run = await recordMessagePush(trx, deps, locked, { seq, senderRole: role, senderName: actor.fullName });
       if (role === 'client') await autoReplyIfClosed(trx, locked, hours, now);
       return once.row;
     });
     pushAfterCommit.run?.();
-    return { ...(await withFiles(deps.db, actor, row, now)), repeated: false } satisfies SentMessage;
+    // A message sent without files has none to look up.
+    const message = input.attachmentIds?.length ? await withFiles(deps.db, actor, row, now) : toMessage(row);
+    return { ...message, repeated: false } satisfies SentMessage;
   } catch (err) {
     if (err instanceof RepeatedSend) return await repeatOf(err.row);
     throw err;
