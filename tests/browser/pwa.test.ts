@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { WEIGHT_QUEUED } from '../../src/features/dashboard/weight/UpdateWeightPage.js';
+import { MEAL_QUEUED } from '../../src/features/dashboard/offline/queued.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, DESKTOP, PHONE } from '../helpers/browser.js';
 import { adminApi, type Client, localDay, newClient } from '../helpers/fixtures.js';
@@ -51,7 +52,7 @@ function keptQueries(page: Page) {
 const keptQuery = async (page: Page, path: string[]) => (await keptQueries(page)).includes(JSON.stringify(path));
 
 describe('the dashboard without a connection', () => {
-  it('reloads offline with the last feed and weights, queues a weight and a message, and sends each once when back online', async () => {
+  it('reloads offline with the last feed and weights, queues a weight, a message and a meal, and sends each once when back online', async () => {
     const admin = await adminApi(server);
     await admin.feed.create.mutate({ desc: 'Soak the methi seeds overnight' });
     const client = await newClient(server, { firstName: 'Nisha', lastName: 'Kulkarni' });
@@ -65,6 +66,8 @@ describe('the dashboard without a connection', () => {
     await page.goto('/dashboard/feeds');
     await expect.poll(() => page.getByTestId('feed-post').filter({ hasText: 'methi seeds' }).count(), { timeout: 15_000 }).toBe(1);
     await workerActive(page);
+    // Kept a moment after it shows (the snapshot is written in the background, and page.goto loads a new document).
+    await expect.poll(() => keptQueries(page), { timeout: 10_000 }).toEqual(expect.arrayContaining(['["feed","list"]']));
     await page.goto('/dashboard/weight-history');
     await expect.poll(() => page.getByTestId('weights-table').textContent(), { timeout: 15_000 }).toContain('71.5');
     // Kept a moment after it shows (the snapshot is written in the background): wait for it before leaving the page.
@@ -74,6 +77,9 @@ describe('the dashboard without a connection', () => {
     await expect
       .poll(() => keptQueries(page), { timeout: 10_000 })
       .toEqual(expect.arrayContaining(['["feed","list"]', '["weight","list"]', '["messages","list"]']));
+    await page.goto('/dashboard/journal');
+    await expect.poll(() => page.getByTestId('add-meal').isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => keptQueries(page), { timeout: 10_000 }).toEqual(expect.arrayContaining(['["journal","day"]']));
 
     // Offline: a reload still opens the dashboard (the service worker's shell and chunks) with the last data.
     await context.setOffline(true);
@@ -95,6 +101,17 @@ describe('the dashboard without a connection', () => {
     await expect.poll(() => waiting.getAttribute('data-state')).toBe('waiting');
     expect(await waiting.textContent()).toContain('Waiting to send');
     await screenshot(page, 'pwa-offline-weight-waiting');
+
+    // A meal logged offline waits on the device, shown on the journal.
+    await page.goto('/dashboard/journal');
+    await page.getByTestId('add-meal').click();
+    const dialog = page.getByRole('dialog', { name: 'Add a meal' });
+    await dialog.getByLabel('What did you eat?').fill('Poha with peanuts on the train');
+    await dialog.getByRole('button', { name: 'Log meal' }).click();
+    await expectToast(page, MEAL_QUEUED);
+    const waitingMeal = page.getByTestId('waiting-item').filter({ hasText: 'Poha with peanuts' });
+    await expect.poll(() => waitingMeal.getAttribute('data-state')).toBe('waiting');
+    await screenshot(page, 'pwa-offline-meal-waiting');
 
     // A message written offline waits too (the conversation opens from what it showed last).
     await page.goto('/dashboard/messages');
@@ -121,6 +138,10 @@ describe('the dashboard without a connection', () => {
     const messagesWith = async () =>
       (await server.deps.db.selectFrom('messages').select('id').where('text', '=', 'Written on the train without signal').execute()).length;
     expect(await messagesWith()).toBe(1);
+    const mealsWith = async () =>
+      (await server.deps.db.selectFrom('meal_entries').select('id').where('description', '=', 'Poha with peanuts on the train').execute())
+        .length;
+    await expect.poll(mealsWith, { timeout: 20_000 }).toBe(1);
     // Nothing waits any more, and a reload sends nothing again.
     await page.goto('/dashboard/update-weight');
     await expect.poll(() => page.getByTestId('waiting-item').count()).toBe(0);
@@ -128,6 +149,7 @@ describe('the dashboard without a connection', () => {
     await expect.poll(() => page.getByTestId('offline-banner').count()).toBe(0);
     expect(await messagesWith()).toBe(1);
     expect((await weightsOn()).length).toBe(1);
+    expect(await mealsWith()).toBe(1);
     await context.close();
   }, 240_000);
 

@@ -1,9 +1,13 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
-import type { MealEntry } from '../../../server/journal/schema';
+import { MEAL_KINDS, type MealEntry } from '../../../server/journal/schema';
 import { Button } from '../../components/ui/Button';
 import { Page } from '../../components/ui/Page';
 import { LoadError, Loading } from '../../components/ui/States';
+import { useQueued } from '../../lib/offline-queue';
+import { useSessionInfo } from '../../lib/use-session';
+import type { MealPayload } from '../dashboard/offline/queued';
+import { WaitingList } from '../dashboard/offline/WaitingList';
 import { JournalDayView } from './JournalDayView';
 import { MealForm } from './MealForm';
 import { useJournalDay } from './use-journal-day';
@@ -13,6 +17,8 @@ export function JournalPage() {
   const [date, setDate] = useState<string | undefined>(undefined);
   const { day, reload } = useJournalDay(date);
   const [form, setForm] = useState<{ open: boolean; entry: MealEntry | null }>({ open: false, entry: null });
+  const userId = useSessionInfo()?.id ?? null;
+  const waiting = useQueued<MealPayload>(userId, 'meal');
   const add = (
     <Button onClick={() => setForm({ open: true, entry: null })} data-testid="add-meal">
       <Plus className="h-5 w-5" aria-hidden="true" />
@@ -27,6 +33,14 @@ export function JournalPage() {
         <LoadError error={day.error} onRetry={() => void day.refetch()} />
       ) : (
         <>
+          {userId !== null && (
+            <WaitingList
+              userId={userId}
+              items={waiting}
+              label="Meals waiting to send"
+              describe={(p) => `${MEAL_KINDS[p.meal]}: ${p.description}`}
+            />
+          )}
           <JournalDayView
             day={day.data}
             audience="client"

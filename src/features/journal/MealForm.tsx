@@ -9,6 +9,9 @@ import { Button } from '../../components/ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/Field';
 import { Modal } from '../../components/ui/Modal';
 import { toastError } from '../../lib/notify';
+import { sendOrQueue } from '../../lib/offline-queue';
+import { useSessionInfo } from '../../lib/use-session';
+import { MEAL_QUEUED, type MealPayload } from '../dashboard/offline/queued';
 import { newRequestKey } from '../../lib/request-key';
 import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
@@ -67,7 +70,7 @@ export function MealForm({
   onSaved: () => void;
 }) {
   const trpc = useTRPC();
-  const create = useMutation(trpc.journal.create.mutationOptions());
+  const userId = useSessionInfo()?.id ?? null;
   const update = useMutation(trpc.journal.update.mutationOptions());
   const entryKey = useRef(newRequestKey());
   const nextKey = useRef(0);
@@ -118,9 +121,16 @@ export function MealForm({
     setSaving(true);
     try {
       const fields = { ...values, eatenAt, attachmentIds };
-      if (entry) await update.mutateAsync({ id: entry.id, ...fields });
-      else await create.mutateAsync({ ...fields, clientEntryId: entryKey.current });
-      toast.success(entry ? 'Meal updated' : 'Meal logged');
+      if (entry) {
+        await update.mutateAsync({ id: entry.id, ...fields });
+        toast.success('Meal updated');
+      } else if (userId !== null) {
+        // Without a connection a new meal waits on this device (its clientEntryId keeps a resend single) and goes when back.
+        const payload: MealPayload = { ...values, eatenAt: eatenAt.toISOString(), attachmentIds, clientEntryId: entryKey.current };
+        const outcome = await sendOrQueue(userId, 'meal', entryKey.current, payload);
+        if (outcome === 'sent') toast.success('Meal logged');
+        else toast.info(MEAL_QUEUED);
+      }
       onSaved();
       onOpenChange(false);
     } catch (error) {

@@ -5,12 +5,12 @@ import { keepOfflineData, restoreOfflineData } from '../../../lib/offline-cache'
 import { flushWhenOnline, registerSender } from '../../../lib/offline-queue';
 import { startPwa } from '../../../lib/pwa';
 import { useTRPC, useTRPCClient } from '../../../lib/trpc';
-import type { CheckInPayload, WeightPayload } from './queued';
+import type { CheckInPayload, MealPayload, WeightPayload } from './queued';
 
 /**
  * What makes the dashboard work on a bad connection (decision 116): its last data comes back from
  * IndexedDB before its screens ask for it (`ready` turns true then), the data is kept as it changes,
- * weights and check-ins made offline are sent when the connection returns, and the service worker is
+ * weights, check-ins and meals made offline are sent when the connection returns, and the service worker is
  * registered once the page has loaded.
  */
 export function useOfflineDashboard(userId: number | null): { ready: boolean } {
@@ -49,6 +49,11 @@ export function useOfflineDashboard(userId: number | null): { ready: boolean } {
         'check-in',
         (p) => client.checkIn.create.mutate(p),
         () => refresh(trpc.checkIn.list.queryKey(), trpc.weight.list.queryKey(), trpc.auth.checkAuthorization.queryKey()),
+      ),
+      registerSender<MealPayload>(
+        'meal',
+        (p) => client.journal.create.mutate({ ...p, eatenAt: new Date(p.eatenAt) }),
+        () => refresh(trpc.journal.pathKey()),
       ),
       flushWhenOnline(userId),
     ];
