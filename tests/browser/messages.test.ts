@@ -76,6 +76,16 @@ describe('messages between a client and the care team', () => {
     await expect
       .poll(() => desk.page.getByTestId('chat-message').filter({ hasText: 'one bowl' }).getAttribute('data-status'), { timeout: 15_000 })
       .toBe('seen');
+    // Each screen at the other width too (a client on a desktop, a dietitian on a phone), never wider than the window.
+    await phone.page.setViewportSize(DESKTOP);
+    await desk.page.setViewportSize(PHONE);
+    await Promise.all([phone.page.reload(), desk.page.reload()]);
+    for (const page of [phone.page, desk.page]) {
+      await expect.poll(() => page.getByTestId('chat-message').filter({ hasText: 'one bowl' }).count(), { timeout: 15_000 }).toBe(1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    }
+    await screenshot(phone.page, 'messages-client-answered');
+    await screenshot(desk.page, 'messages-console');
 
     expect(phone.errors).toEqual([]);
     expect(desk.errors).toEqual([]);

@@ -185,7 +185,8 @@ function OpenConversation({ conversationId }: { conversationId: number }) {
   const client = panel.data?.conversation.client;
   return (
     <>
-      <div className="flex min-h-0 flex-col gap-2">
+      {/* min-w-0: a grid item otherwise grows to its widest content (a long link), wider than a phone. */}
+      <div className="flex min-h-0 min-w-0 flex-col gap-2">
         <div className="flex items-center gap-2">
           <Link
             href="/messages"
