@@ -12,6 +12,7 @@ import type { CallViewer } from './service.js';
 export const callStream: LiveStream<CallViewer, CallNote, CallEvent> = {
   name: 'calls',
   ready: { kind: 'ready' },
+  topic: { of: (viewer) => String(viewer.appointmentId), note: (n) => String(n.appointmentId) },
   view(viewer, n) {
     if (n.appointmentId !== viewer.appointmentId) return null;
     if (n.kind === 'signal') return n.toPeer === viewer.peerId ? { kind: 'signal', from: n.fromPeer, signal: n.signal } : null;

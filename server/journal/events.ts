@@ -34,6 +34,7 @@ export type JournalViewer = { clientId: number };
 export const journalStream: LiveStream<JournalViewer, JournalSignal, JournalEvent> = {
   name: 'journal',
   ready: { kind: 'ready' },
+  topic: { of: (viewer) => String(viewer.clientId), note: (n) => String(n.clientId) },
   view: (viewer, n, views) =>
     n.clientId !== viewer.clientId
       ? null

@@ -44,6 +44,8 @@ export function conversationStream(db: Db): ResumableStream<ConversationViewer, 
   return {
     name: 'messages',
     ready: { kind: 'ready' },
+    // A conversation's notifications reach only its own subscribers (no scan of every open conversation).
+    topic: { of: (viewer) => String(viewer.conversationId), note: (n) => String(n.conversationId) },
     resume: {
       // Only this conversation's messages move the position; its receipts and typing are never skipped.
       position: (n, viewer) => (n.conversationId === viewer.conversationId && n.kind === 'message' ? n.seq : null),

@@ -303,6 +303,37 @@ describe('the live channel, with a test-only stream', () => {
     expect(await last).toEqual({ done: true, value: undefined });
   });
 
+  it('with a topic, tells a notification only to the subscribers of its group (the view is never asked about the others)', async () => {
+    const t = testSource();
+    const channel = createLiveChannel(t.source);
+    const viewed: number[] = [];
+    const base = messageStream(t.log);
+    const topical: ResumableStream<number, Note, Event> = {
+      ...base,
+      topic: { of: (conversationId) => String(conversationId), note: (n) => String(n.conversationId) },
+      view(conversationId, n, views) {
+        viewed.push(conversationId);
+        return base.view(conversationId, n, views);
+      },
+    };
+    const leave = new AbortController();
+    const sockets = [1, 2, 2, 3].map((conversationId) => ({ conversationId, socket: fakeConnection() }));
+    const opened = await Promise.all(
+      sockets.map(({ conversationId, socket }) =>
+        openOverSocket(channel.open(topical, { viewer: conversationId, signal: leave.signal, connection: socket.connection })),
+      ),
+    );
+    t.publish({ conversationId: 2, kind: 'message', userId: 1 });
+    expect(viewed).toEqual([2, 2]);
+    expect(sockets.map(({ socket }) => socket.messages().length)).toEqual([0, 1, 1, 0]);
+    // A subscriber that left is no longer in its group; the group goes with its last subscriber.
+    leave.abort();
+    await Promise.all(opened.map((o) => o.done));
+    expect(channel.size).toBe(0);
+    t.publish({ conversationId: 2, kind: 'message', userId: 1 });
+    expect(viewed).toEqual([2, 2]);
+  });
+
   it('tells a notification to DELIVER_BATCH subscribers at a time, in order', async () => {
     const t = testSource();
     const channel = createLiveChannel(t.source, { batch: 2 });

@@ -136,6 +136,18 @@ export interface LiveViews<E> {
 /** What a viewer sees of a notification: an event, a shared one, or nothing. */
 export type LiveShown<E> = E | SharedEvent<E> | null;
 
+/**
+ * For a stream whose notifications each concern one group of viewers (a conversation's two sides): the channel
+ * tells a notification only to the subscribers of its group, never scanning every subscriber of the source. Every
+ * stream of one name must give the same `note` rule (the channel keeps one per name).
+ */
+export interface LiveTopic<V, N> {
+  /** The group this viewer is in. */
+  of(viewer: V): string;
+  /** The group this notification concerns; null: every subscriber of the stream. */
+  note(note: N): string | null;
+}
+
 /** A domain's rules for one stream. */
 export interface LiveStream<V, N, E> {
   /** Names the stream (log lines; the shared views of different streams on one source are kept apart by it). */
@@ -146,6 +158,8 @@ export interface LiveStream<V, N, E> {
   readonly resume?: LiveResume<V, N, E>;
   /** What this viewer sees of a notification; a promise only when it must wait (the database). */
   view(viewer: V, note: N, views: LiveViews<E>): LiveShown<E> | Promise<LiveShown<E>>;
+  /** Present when each notification concerns one group of viewers: it reaches only them (see LiveTopic). */
+  readonly topic?: LiveTopic<V, N>;
   /** Called when a view fails: the default ends the subscription with the error; a resumable stream may log and resync. */
   onViewError?(err: Error, note: N): LiveShown<E>;
 }
@@ -433,12 +447,28 @@ class Subscription<V, N, E> {
 
 /**
  * The channel of one source: it listens to the source while anyone
- * subscribes, and tells each notification to every subscriber of every
- * stream on it, DELIVER_BATCH at a time, in order.
+ * subscribes, and tells each notification to the subscribers it may concern
+ * (every subscriber of a stream without a topic, the notification's group of
+ * one with a topic), DELIVER_BATCH at a time, in order.
  */
 export function createLiveChannel<N>(source: LiveSource<N>, opts: { batch?: number } = {}): LiveChannel<N> {
   const batchSize = opts.batch ?? DELIVER_BATCH;
-  const subscriptions = new Set<Subscription<unknown, N, unknown>>();
+  type Sub = Subscription<unknown, N, unknown>;
+  const subscriptions = new Set<Sub>();
+  /** Subscribers of streams without a topic: told every notification. */
+  const everyone = new Set<Sub>();
+  /** Per stream name with a topic: its rule for notifications, and its subscribers by group. */
+  const topics = new Map<string, { note: (note: N) => string | null; all: Set<Sub>; groups: Map<string, Set<Sub>> }>();
+  const groupOf = new Map<Sub, string>();
+  const recipients = (note: N | typeof MISSED): Sub[] => {
+    if (note === MISSED) return [...subscriptions];
+    const out = [...everyone];
+    for (const topic of topics.values()) {
+      const group = topic.note(note);
+      for (const s of group === null ? topic.all : (topic.groups.get(group) ?? [])) out.push(s);
+    }
+    return out;
+  };
   let unsubscribe: (() => void) | null = null;
   /** Batches still to be told, oldest notification first (each subscriber hears notifications in order). */
   const later: (() => void)[] = [];
@@ -451,7 +481,7 @@ export function createLiveChannel<N>(source: LiveSource<N>, opts: { batch?: numb
   };
   const deliver = (note: N | typeof MISSED) => {
     const views = new NoteViews();
-    const all = [...subscriptions];
+    const all = recipients(note);
     const queued = later.length > 0;
     if (!queued) tell(all.slice(0, batchSize), note, views);
     for (let i = queued ? 0 : batchSize; i < all.length; i += batchSize) {
@@ -461,12 +491,38 @@ export function createLiveChannel<N>(source: LiveSource<N>, opts: { batch?: numb
     if (!queued && later.length) setImmediate(tellLater);
   };
 
-  const add = (s: Subscription<unknown, N, unknown>) => {
+  const add = <V>(s: Sub, viewer: V) => {
     subscriptions.add(s);
+    const rule = s.stream.topic as LiveTopic<V, N> | undefined;
+    if (!rule) everyone.add(s);
+    else {
+      let topic = topics.get(s.stream.name);
+      if (!topic) {
+        topic = { note: (n) => rule.note(n), all: new Set(), groups: new Map() };
+        topics.set(s.stream.name, topic);
+      }
+      const group = rule.of(viewer);
+      topic.all.add(s);
+      const members = topic.groups.get(group) ?? new Set<Sub>();
+      topic.groups.set(group, members);
+      members.add(s);
+      groupOf.set(s, group);
+    }
     unsubscribe ??= source.subscribe(deliver, () => deliver(MISSED));
   };
-  const remove = (s: Subscription<unknown, N, unknown>) => {
+  const remove = (s: Sub) => {
     subscriptions.delete(s);
+    everyone.delete(s);
+    const topic = topics.get(s.stream.name);
+    const group = groupOf.get(s);
+    if (topic && group !== undefined) {
+      groupOf.delete(s);
+      topic.all.delete(s);
+      const members = topic.groups.get(group);
+      members?.delete(s);
+      if (members?.size === 0) topic.groups.delete(group);
+      if (topic.all.size === 0) topics.delete(s.stream.name);
+    }
     s.finish();
     if (subscriptions.size === 0 && unsubscribe) {
       unsubscribe();
@@ -481,7 +537,7 @@ export function createLiveChannel<N>(source: LiveSource<N>, opts: { batch?: numb
     const s = new Subscription(stream, subscriber);
     const { signal } = subscriber;
     // Listen first: whatever happens while the catch-up loads is queued, and skipped if the catch-up covered it.
-    add(s as Subscription<unknown, N, unknown>);
+    add(s as Subscription<unknown, N, unknown>, subscriber.viewer);
     try {
       const head: [string | null, E][] = [];
       const resume = stream.resume;
