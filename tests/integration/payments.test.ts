@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceDay } from '../../server/payments/service.js';
 import { callerFor, failure } from '../helpers/callers.js';
@@ -332,7 +334,13 @@ describe('PDFs and the console', () => {
     expect(links.status).toBe(200);
     const invoicePdf = await fetch(new URL(links.body.data.invoiceUrl, server.url));
     expect(invoicePdf.headers.get('content-type')).toBe('application/pdf');
-    const text = pdfText(new Uint8Array(await invoicePdf.arrayBuffer()));
+    const invoiceBytes = new Uint8Array(await invoicePdf.arrayBuffer());
+    // For a person to look at (pdftoppm -png), only when SHOTS_DIR is set, as the browser tests' screenshots.
+    if (process.env.SHOTS_DIR) {
+      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
+      writeFileSync(path.join(process.env.SHOTS_DIR, 'invoice-paid.pdf'), invoiceBytes);
+    }
+    const text = pdfText(invoiceBytes);
     expect(text).toContain('TAX INVOICE');
     expect(text).toContain('Asha राव');
     expect(text).toContain('₹2,182.00');
