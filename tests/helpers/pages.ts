@@ -91,6 +91,8 @@ export async function screenshot(page: Page, name: string) {
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
+  // From the top: a full-page capture draws a sticky header where the page was scrolled to, mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
 }
 
