@@ -34,6 +34,19 @@ export function commentNotice(deps: { config: Config }, client: Client, dietitia
   };
 }
 
+/**
+ * A client's answer in a comment thread, told to the care team (the primary dietitian, else every dietitian) by
+ * push only: the client's first name and the event, never the meal or the words. A tap opens the client's page.
+ */
+export function replyNotices(client: { id: number; first_name: string }, team: { id: number }[], commentId: number): UserNotice[] {
+  return team.map((dietitian) => ({
+    userId: dietitian.id,
+    category: 'messages',
+    key: `meal-reply:${commentId}:${dietitian.id}`,
+    push: { title: `${client.first_name} answered on a meal`, body: 'Open their journal to read it.', path: `/admin/clients/${client.id}` },
+  }));
+}
+
 /** A mark is told by push only (a comment, if the dietitian has more to say, mails). */
 export function markNotice(client: Pick<Client, 'id'>, entryId: number, mark: MealMark, at: Date): UserNotice {
   return {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
+import { ROLE } from '../auth/roles.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { MealEntriesTable } from '../db/schema.js';
 
@@ -237,6 +238,36 @@ export function planCovering(db: Db, clientId: number, day: string) {
 /** The client's account, for a notice (only an active client is told). */
 export function clientContact(db: Db, clientId: number) {
   return db.selectFrom('users').select(['id', 'email', 'first_name', 'is_active']).where('id', '=', clientId).executeTakeFirst();
+}
+
+/**
+ * Who hears of a client's word in their journal: the primary dietitian of the client's conversation when there
+ * is an active one, else every active dietitian (as for a message).
+ */
+export function careTeamOf(db: Db, clientId: number) {
+  const primary = db.selectFrom('conversations').select('primary_dietitian_id').where('client_id', '=', clientId);
+  return db
+    .selectFrom('users')
+    .select(['id', 'first_name'])
+    .where('role', '=', ROLE.admin)
+    .where('is_active', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('id', 'in', primary),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('conversations as c')
+              .innerJoin('users as p', 'p.id', 'c.primary_dietitian_id')
+              .select('p.id')
+              .where('c.client_id', '=', clientId)
+              .where('p.is_active', '=', true),
+          ),
+        ),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
 }
 
 /** Per client: days with a meal among [from, to], and the last day anything was logged (the follow-up queue). */

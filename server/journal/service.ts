@@ -14,7 +14,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { FileStorage } from '../storage/storage.js';
 import { dayIn, mondayOf, shiftDay } from './schema.js';
 import { publishJournalSignal } from './events.js';
-import { commentNotice, markNotice } from './notices.js';
+import { commentNotice, markNotice, replyNotices } from './notices.js';
 import { planMealsOn } from './plan-day.js';
 import * as repo from './repo.js';
 import {
@@ -408,6 +408,10 @@ export async function addComment(
         });
         const client = await repo.clientContact(trx, entry.client_id);
         if (client?.is_active) deliver = await recordNotices(trx, deps, [commentNotice(deps, client, actor, once.row.id)]);
+      } else {
+        // The client answered in the thread: the care team hears of it on their devices.
+        const team = await repo.careTeamOf(trx, entry.client_id);
+        deliver = await recordNotices(trx, deps, replyNotices({ id: actor.id, first_name: actor.firstName }, team, once.row.id));
       }
       return once.row;
     });

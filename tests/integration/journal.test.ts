@@ -308,8 +308,28 @@ describe('comments and marks', () => {
     expect(`${mail.text}${mail.html}`).not.toMatch(/paratha|Aloo|curd/i);
     sub.unsubscribe();
 
+    // The client's answer is told to the care team's devices: the event and the client's first name, not the words.
+    const { family_id } = await server.deps.db
+      .selectFrom('sessions')
+      .select('family_id')
+      .where('user_id', '=', dietitian.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    await server.deps.db
+      .insertInto('push_subscriptions')
+      .values({ user_id: dietitian.id, family_id, endpoint: `https://push.example.test/${randomUUID()}`, p256dh: 'p256dh', auth: 'auth' })
+      .execute();
     const answer = await api('POST', asha.token, `/meals/${entry.id}/comments`, { text: 'OK, will do!', clientCommentId: randomUUID() });
     expect(answer.status).toBe(201);
+    const told = await server.deps.db
+      .selectFrom('push_deliveries')
+      .select(['notification_key', 'payload'])
+      .where('notification_key', '=', `meal-reply:${answer.body.data.id}:${dietitian.id}`)
+      .execute();
+    expect(told).toHaveLength(1);
+    const payload = typeof told[0]!.payload === 'string' ? JSON.parse(told[0]!.payload) : told[0]!.payload;
+    expect(payload).toMatchObject({ title: 'Asha answered on a meal', url: `/admin/clients/${asha.id}` });
+    expect(JSON.stringify(payload)).not.toMatch(/will do|paratha/i);
     const repeat = await api('POST', asha.token, `/meals/${entry.id}/comments`, { text: 'OK, will do!' });
     expect(repeat.status).toBe(201); // without a key, a second comment is a second comment
     const key = randomUUID();
