@@ -43,6 +43,8 @@ import { messageHead, messageTail, textFrame } from './frames.js';
  *   return {
  *     name: 'messages',
  *     ready: { kind: 'ready' },
+ *     // Each notification concerns one conversation: only its subscribers are told of it.
+ *     topic: { of: (viewer) => String(viewer.conversationId), note: (n) => String(n.conversationId) },
  *     resume: {
  *       // Only this conversation's messages move the position; its receipts and typing are never skipped.
  *       position: (n, viewer) => (n.conversationId === viewer.conversationId && n.kind === 'message' ? n.seq : null),
