@@ -173,6 +173,17 @@ function InvoiceTable({ items }: { items: InvoiceView[] }) {
                   {inv.status === 'paid' && inv.paymentReference && (
                     <p className="mt-1 text-xs text-slate-600">Ref {inv.paymentReference}</p>
                   )}
+                  {inv.status === 'issued' && inv.payOnlineUrl && (
+                    // The gateway's payment link, to share with a client who asks for it again.
+                    <a
+                      href={inv.payOnlineUrl}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="mt-1 block text-xs font-semibold text-brand-800 underline"
+                    >
+                      Pay online link
+                    </a>
+                  )}
                 </td>
                 <td className={td}>
                   <div className="flex flex-wrap gap-2">
