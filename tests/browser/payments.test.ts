@@ -73,6 +73,11 @@ describe('paying for a plan', () => {
     await expect.poll(() => decodeQr(phone.page), LIVE).toBe(invoice!.upiLink);
     expect(await phone.page.getByTestId('upi-button').getAttribute('href')).toBe(invoice!.upiLink);
     expect(await phone.page.getByTestId('invoice-total').textContent()).toBe('₹2,182.00');
+    // With a gateway, the console shows an issued invoice's payment link too (set here as the gateway would have).
+    const payLink = 'https://rzp.io/i/test-link';
+    await server.deps.db.updateTable('invoices').set({ razorpay_link_url: payLink }).where('id', '=', invoice!.id).execute();
+    await desk.reload();
+    await expect.poll(() => desk.getByRole('link', { name: 'Pay online link' }).getAttribute('href'), LIVE).toBe(payLink);
     await screenshot(phone.page, 'dashboard-payments');
     await phone.page.setViewportSize(DESKTOP);
     await screenshot(phone.page, 'dashboard-payments');
