@@ -32,6 +32,9 @@ export function useReveal<T extends Element>(threshold: number) {
   return { ref, shown };
 }
 
-/** Classes for the animate-in: only opacity and transform change, so nothing shifts the layout. */
+/**
+ * Classes for the animate-in: only the opacity changes, so nothing shifts the layout and nothing moves: a
+ * section's buttons (the stories' Previous and Next) stay where a finger or a click already aimed as it fades in.
+ */
 export const revealClasses = (shown: boolean) =>
-  `transition-[opacity,transform] duration-700 ease-out motion-reduce:transition-none ${shown ? 'opacity-100 translate-y-0' : 'opacity-0 translate-y-6'}`;
+  `transition-opacity duration-700 ease-out motion-reduce:transition-none ${shown ? 'opacity-100' : 'opacity-0'}`;
