@@ -91,7 +91,11 @@ export function publicFormLimits(limits: RateLimits, form: 'support' | 'consulta
 /** Seconds until the bucket is below its limit again, or 0 when it is below now. */
 export async function secondsUntilAllowed(db: Db, limit: Limit, now = new Date()): Promise<number> {
   // The max-th newest attempt in the window: once it leaves the window, the count drops below max.
-  const at = await nthNewestSlotSince(db, limit.bucket, new Date(now.getTime() - limit.windowMs), limit.max);
+  return secondsUntilFree(await nthNewestSlotSince(db, limit.bucket, new Date(now.getTime() - limit.windowMs), limit.max), limit, now);
+}
+
+/** 0 when the bucket had room; else the whole seconds until its max-th newest slot (taken `at`) leaves the window. */
+function secondsUntilFree(at: Date | undefined, limit: Limit, now: Date): number {
   if (!at) return 0;
   return Math.max(1, Math.ceil((at.getTime() + limit.windowMs - now.getTime()) / 1000));
 }
@@ -101,9 +105,11 @@ export async function secondsUntilAllowed(db: Db, limit: Limit, now = new Date()
  * taken, else the seconds until the bucket frees up (nothing recorded). The slot goes if the transaction rolls back.
  */
 export async function takeLockedSlot(trx: Db, limit: Limit, now: Date): Promise<number> {
-  const at = await takeSlotUnlessFull(trx, limit.bucket, new Date(now.getTime() - limit.windowMs), limit.max, now);
-  if (!at) return 0;
-  return Math.max(1, Math.ceil((at.getTime() + limit.windowMs - now.getTime()) / 1000));
+  return secondsUntilFree(
+    await takeSlotUnlessFull(trx, limit.bucket, new Date(now.getTime() - limit.windowMs), limit.max, now),
+    limit,
+    now,
+  );
 }
 
 export function tooManyRequests(what: string, seconds: number, limits: LimitKind[] = []): RateLimitError {

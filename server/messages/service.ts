@@ -149,12 +149,11 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
       if (!locked) throw notFound(CONVERSATION_MISSING, { conversationId: [CONVERSATION_MISSING] });
       if (!isDietitian(actor) && locked.client_id !== actor.id) throw forbidden(NOT_YOURS);
       if (!locked.client_active) throw forbidden(CLIENT_DEACTIVATED);
-      const conversation = locked;
       const seq = locked.last_seq;
       const once = await insertOnce({
         insert: () =>
           repo.insertMessage(trx, {
-            conversation_id: conversation.id,
+            conversation_id: locked.id,
             seq,
             sender_id: actor.id,
             sender_role: role,
@@ -183,8 +182,8 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
       // The sender has read everything up to their own message; every instance hears of it on commit.
       await markReadAndPublish(
         trx,
-        { conversationId: conversation.id, userId: actor.id, seq, at: now },
-        { kind: 'message', conversationId: conversation.id, seq },
+        { conversationId: locked.id, userId: actor.id, seq, at: now },
+        { kind: 'message', conversationId: locked.id, seq },
       );
       // The recipient's devices hear of it at once (the e-mail waits NOTICE_AFTER_MS for it to stay unread).
       pushAfterCommit.run = await recordMessagePush(trx, deps, locked, { seq, senderRole: role, senderName: actor.fullName });
