@@ -21,6 +21,7 @@ import * as mealJournal from './2026-11-26T0820_meal_journal.js';
 import * as appointments from './2026-11-26T0830_appointments.js';
 import * as calls from './2026-11-26T0840_calls.js';
 import * as razorpayEvents from './2026-11-26T0860_razorpay_events.js';
+import * as messageSendInOneCall from './2026-11-26T0900_message_send_in_one_call.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0830_appointments': appointments,
   '2026-11-26T0840_calls': calls,
   '2026-11-26T0860_razorpay_events': razorpayEvents,
+  '2026-11-26T0900_message_send_in_one_call': messageSendInOneCall,
 };

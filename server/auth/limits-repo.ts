@@ -17,21 +17,6 @@ export async function nthNewestSlotSince(db: Db, bucket: string, since: Date, n:
   return row?.at;
 }
 
-/**
- * One slot at `at`, unless the bucket already holds `n` since `since`: then nothing is recorded and the n-th
- * newest slot's time is answered (when the bucket frees up). One statement; the bucket's lock must be held.
- */
-export async function takeSlotUnlessFull(trx: Db, bucket: string, since: Date, n: number, at: Date): Promise<Date | undefined> {
-  const { rows } = await sql<{ full_at: Date | null }>`
-    with nth as (
-      select at from login_attempts where bucket = ${bucket} and at > ${since} order by at desc offset ${n - 1} limit 1
-    ), taken as (
-      insert into login_attempts (bucket, at) select ${bucket}::text, ${at}::timestamptz where not exists (select 1 from nth) returning at
-    )
-    select (select at from nth) as full_at`.execute(trx);
-  return rows[0]?.full_at ?? undefined;
-}
-
 /** A transaction-scoped advisory lock per bucket, taken in the order given. */
 export async function lockBucketNames(trx: Db, buckets: string[]): Promise<void> {
   for (const bucket of buckets) await sql`select pg_advisory_xact_lock(hashtextextended(${bucket}, 0))`.execute(trx);

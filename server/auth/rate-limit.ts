@@ -7,7 +7,6 @@ import {
   insertSlots,
   lockBucketNames,
   nthNewestSlotSince,
-  takeSlotUnlessFull,
 } from './limits-repo.js';
 
 /**
@@ -95,21 +94,9 @@ export async function secondsUntilAllowed(db: Db, limit: Limit, now = new Date()
 }
 
 /** 0 when the bucket had room; else the whole seconds until its max-th newest slot (taken `at`) leaves the window. */
-function secondsUntilFree(at: Date | undefined, limit: Limit, now: Date): number {
+export function secondsUntilFree(at: Date | undefined, limit: Limit, now: Date): number {
   if (!at) return 0;
   return Math.max(1, Math.ceil((at.getTime() + limit.windowMs - now.getTime()) / 1000));
-}
-
-/**
- * Takes one slot in a bucket whose lock the caller's transaction holds (lockBuckets), in one statement: 0 when
- * taken, else the seconds until the bucket frees up (nothing recorded). The slot goes if the transaction rolls back.
- */
-export async function takeLockedSlot(trx: Db, limit: Limit, now: Date): Promise<number> {
-  return secondsUntilFree(
-    await takeSlotUnlessFull(trx, limit.bucket, new Date(now.getTime() - limit.windowMs), limit.max, now),
-    limit,
-    now,
-  );
 }
 
 export function tooManyRequests(what: string, seconds: number, limits: LimitKind[] = []): RateLimitError {

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * The database as the queries see it. Written once by hand and checked
@@ -483,6 +483,8 @@ export interface PushSubscriptionsTable {
   endpoint: string;
   p256dh: string;
   auth: string;
+  /** The push service's host, from the endpoint (a generated column: the console's health card groups by it). */
+  service_host: GeneratedAlways<string>;
   created_at: CreatedAt;
 }
 

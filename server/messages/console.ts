@@ -9,10 +9,31 @@ import { CONVERSATION_MISSING, type OfficeHours } from './schema.js';
 
 /** Office hours as set in the console; null when never set (always open). */
 export async function officeHoursOf(db: Db): Promise<OfficeHours | null> {
-  const row = await repo.findSettings(db);
+  return hoursOf(await repo.findSettings(db));
+}
+
+function hoursOf(row: Awaited<ReturnType<typeof repo.findSettings>>): OfficeHours | null {
   if (!row?.office_opens || !row.office_closes) return null;
   const days = row.office_days ? row.office_days.split(',').map(Number) : null;
   return { days, opens: row.office_opens, closes: row.office_closes };
+}
+
+export type KnownOfficeHours = { hours: OfficeHours | null; version: string | null };
+/** The office hours as this process last read them, per database (a send checks the version: decision 123). */
+const knownHours = new WeakMap<Db, KnownOfficeHours>();
+
+/**
+ * The office hours a send judges "closed" by, read once and kept: message_send compares their version with
+ * the stored one under the sender's lock and answers 'stale-hours' when they changed, and the caller asks
+ * again with `fresh`. So a change made on any instance counts from the next send on.
+ */
+export async function knownOfficeHours(db: Db, fresh = false): Promise<KnownOfficeHours> {
+  const kept = fresh ? undefined : knownHours.get(db);
+  if (kept) return kept;
+  const row = await repo.findSettings(db);
+  const known = { hours: hoursOf(row), version: row?.version ?? null };
+  knownHours.set(db, known);
+  return known;
 }
 
 export async function setOfficeHours(db: Db, actor: SessionUser, hours: OfficeHours, now: Date): Promise<OfficeHours> {

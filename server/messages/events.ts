@@ -25,15 +25,6 @@ export async function publishMessageSignal(trx: Db, signal: MessageSignal): Prom
   await repo.notifyMessages(trx, MESSAGES_CHANNEL, JSON.stringify(signal));
 }
 
-/** A send's last step: the sender's read mark and the message's signal, in one statement. */
-export async function markReadAndPublish(
-  trx: Db,
-  read: { conversationId: number; userId: number; seq: number; at: Date },
-  signal: MessageSignal,
-) {
-  await repo.markReadAndNotify(trx, read, MESSAGES_CHANNEL, JSON.stringify(signal));
-}
-
 const isId = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) > 0;
 
 function isNote(value: unknown): value is MessageNote {

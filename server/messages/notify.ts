@@ -9,7 +9,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { Logger } from '../logger.js';
 import { composeMail } from '../mail/compose.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
-import { type AfterCommit, type UserNotice, recordNotices } from '../notifications/notify.js';
+import { type UserNotice, pushOf, recordNotices } from '../notifications/notify.js';
 import * as repo from './repo.js';
 
 /**
@@ -68,45 +68,33 @@ async function recipientsOf(
   c: { client_id: number; primary_dietitian_id: number | null },
   side: NoticeSide,
 ): Promise<Recipient[]> {
-  if (side === 'client') {
-    const client = await repo.clientContact(trx, c.client_id);
-    return client?.is_active ? [{ userId: client.id, email: client.email, firstName: client.first_name }] : [];
-  }
-  const team = await repo.activeDietitians(trx);
-  const primary = team.find((d) => d.id === c.primary_dietitian_id);
-  return (primary ? [primary] : team).map((d) => ({ userId: d.id, email: d.email, firstName: d.first_name }));
+  const rows = await repo.recipientsOf(trx, c.client_id, c.primary_dietitian_id, side);
+  return rows.map((r) => ({ userId: r.user_id, email: r.email, firstName: r.first_name }));
 }
 
 /**
- * The push for a message just sent, recorded in the transaction that stores
- * it (under the conversation's lock): the client hears "New message from your
- * dietitian", the care team "New message from <client>". Run the result after commit.
+ * The push a message sends to the other side at once, as message_send records it (decision 123) in the
+ * transaction that stores the message, for each recipient (recipientsOf's rule, in the database): the client
+ * hears "New message from your dietitian", the care team "New message from <client>". The key of each is
+ * `keyPrefix` + seq + ':' + the recipient's id.
  */
-export async function recordMessagePush(
-  trx: Db,
-  deps: Pick<NoticeDeps, 'mailer' | 'jobs'>,
-  c: { id: number; client_id: number; primary_dietitian_id: number | null },
-  message: { seq: number; senderRole: MessageSenderRole; senderName: string },
-): Promise<AfterCommit> {
-  const side: NoticeSide = message.senderRole === 'client' ? 'team' : 'client';
-  const recipients = await recipientsOf(trx, c, side);
-  return recordNotices(
-    trx,
-    deps,
-    recipients.map((r) => ({
-      userId: r.userId,
-      category: 'messages',
-      key: `message:${c.id}:${message.seq}:${r.userId}`,
-      push: {
-        title: side === 'client' ? 'New message from your dietitian' : `New message from ${message.senderName}`,
-        body: `Open ${BRAND.name} to read it and reply.`,
-        path: conversationPath(side, c.id),
-        // One notification per conversation on the phone: a newer message replaces the older one.
-        tag: `messages:${c.id}`,
-      },
-    })),
+export function messagePush(conversationId: number, senderRole: MessageSenderRole, senderName: string) {
+  const side: NoticeSide = senderRole === 'client' ? 'team' : 'client';
+  const keyPrefix = `message:${conversationId}:`;
+  const { category, payload, ttl_seconds, urgency } = pushOf(
+    'messages',
+    {
+      title: side === 'client' ? 'New message from your dietitian' : `New message from ${senderName}`,
+      body: `Open ${BRAND.name} to read it and reply.`,
+      path: conversationPath(side, conversationId),
+      // One notification per conversation on the phone: a newer message replaces the older one.
+      tag: `messages:${conversationId}`,
+    },
+    keyPrefix,
   );
+  return { category, keyPrefix, payload, ttlSeconds: ttl_seconds, urgency };
 }
+export type MessagePush = ReturnType<typeof messagePush>;
 
 /** The unread-message e-mails of a decided notice, through the notification point (the person's e-mail preference decides). */
 function noticeMails(notice: Notice, baseUrl: string): UserNotice[] {

@@ -62,31 +62,6 @@ export function lockConversation(trx: Db, id: number) {
     .executeTakeFirst();
 }
 
-/**
- * The next seq of a conversation, taken under its row lock, with the conversation as it is now and whether its
- * client is active: one statement (lockConversation then takeSeq, for a send). undefined when there is no such
- * conversation. The caller's transaction rolls the seq back if the send is refused.
- */
-export function lockAndTakeSeq(trx: Db, id: number, at: Date, senderRole: MessageSenderRole) {
-  return trx
-    .updateTable('conversations as c')
-    .from('users as u')
-    .set((eb) => ({ last_seq: eb('c.last_seq', '+', 1), last_message_at: at, last_sender_role: senderRole }))
-    .whereRef('u.id', '=', 'c.client_id')
-    .where('c.id', '=', id)
-    .returning([...conversationFields, 'u.is_active as client_active'])
-    .executeTakeFirst();
-}
-
-export function takeSeq(trx: Db, id: number, at: Date, senderRole: MessageSenderRole) {
-  return trx
-    .updateTable('conversations')
-    .set((eb) => ({ last_seq: eb('last_seq', '+', 1), last_message_at: at, last_sender_role: senderRole }))
-    .where('id', '=', id)
-    .returning('last_seq')
-    .executeTakeFirstOrThrow();
-}
-
 const messageColumns = [
   'm.id',
   'm.conversation_id',
@@ -105,50 +80,9 @@ function messagesWithSender(db: Db) {
 }
 export type MessageRow = Awaited<ReturnType<typeof findMessageByKey>> & {};
 
-/**
- * Stores a message; with a clientMessageId this sender used already, stores
- * nothing and returns undefined (insertOnce finds the first).
- */
-export async function insertMessage(
-  trx: Db,
-  row: {
-    conversation_id: number;
-    seq: number;
-    sender_id: number | null;
-    sender_role: MessageSenderRole;
-    client_message_id: string | null;
-    text: string;
-    sent_at: Date;
-  },
-) {
-  // One statement: the insert, and the row as messagesWithSender reads it (the sender's name).
-  return trx
-    .with('m', (db) =>
-      db
-        .insertInto('messages')
-        .values(row)
-        .onConflict((oc) => oc.columns(['sender_id', 'client_message_id']).doNothing())
-        .returning(['id', 'conversation_id', 'seq', 'sender_id', 'sender_role', 'client_message_id', 'text', 'sent_at']),
-    )
-    .selectFrom('m')
-    .leftJoin('users as s', 's.id', 'm.sender_id')
-    .select(messageColumns)
-    .executeTakeFirst();
-}
-
 /** The message a sender sent with this key, if any. */
 export function findMessageByKey(db: Db, senderId: number, clientMessageId: string) {
   return messagesWithSender(db).where('m.sender_id', '=', senderId).where('m.client_message_id', '=', clientMessageId).executeTakeFirst();
-}
-
-/** A sender's key already used, for a repeat that must not wait on the conversation's lock. */
-export function keyUsed(db: Db, senderId: number, clientMessageId: string) {
-  return db
-    .selectFrom('messages')
-    .select('conversation_id')
-    .where('sender_id', '=', senderId)
-    .where('client_message_id', '=', clientMessageId)
-    .executeTakeFirst();
 }
 
 /**
@@ -189,25 +123,6 @@ export async function markRead(db: Db, conversationId: number, userId: number, s
     .returning('last_read_seq')
     .executeTakeFirstOrThrow();
   return row.last_read_seq;
-}
-
-/** markRead and a NOTIFY on `channel` in one statement (a sender has read up to their own message, which is announced). */
-export async function markReadAndNotify(
-  db: Db,
-  read: { conversationId: number; userId: number; seq: number; at: Date },
-  channel: string,
-  payload: string,
-) {
-  await sql`
-    with r as (
-      insert into conversation_reads (conversation_id, user_id, last_read_seq, read_at)
-      values (${read.conversationId}, ${read.userId}, ${read.seq}, ${read.at})
-      on conflict (conversation_id, user_id) do update set
-        last_read_seq = greatest(conversation_reads.last_read_seq, excluded.last_read_seq),
-        read_at = case when excluded.last_read_seq > conversation_reads.last_read_seq then excluded.read_at else conversation_reads.read_at end
-      returning 1
-    )
-    select pg_notify(${channel}, ${payload}), (select count(*) from r)`.execute(db);
 }
 
 /** How far the client has read, and how far the furthest dietitian has. */
@@ -390,24 +305,9 @@ export function setPrimaryDietitian(db: Db, conversationId: number, dietitianId:
   return db.updateTable('conversations').set({ primary_dietitian_id: dietitianId }).where('id', '=', conversationId).executeTakeFirst();
 }
 
-export function setAutoRepliedUntil(trx: Db, conversationId: number, until: Date) {
-  return trx.updateTable('conversations').set({ auto_replied_until: until }).where('id', '=', conversationId).execute();
-}
-
 /** Every message of a conversation, oldest first, for the client's download. */
 export function allMessages(db: Db, conversationId: number, limit: number) {
   return messagesWithSender(db).where('m.conversation_id', '=', conversationId).orderBy('m.seq', 'asc').limit(limit).execute();
-}
-
-/** Active dietitian accounts. */
-export function activeDietitians(db: Db) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'email', 'first_name', 'last_name'])
-    .where('role', '=', 1)
-    .where('is_active', '=', true)
-    .orderBy('id')
-    .execute();
 }
 
 export function findDietitian(db: Db, id: number) {
@@ -439,8 +339,18 @@ export function deleteSavedReply(db: Db, id: number) {
 
 /* Office hours. */
 
+/** The office hours, and their version as message_send compares it (microseconds since 1970 of the last change). */
 export function findSettings(db: Db) {
-  return db.selectFrom('message_settings').select(['office_days', 'office_opens', 'office_closes']).where('id', '=', 1).executeTakeFirst();
+  return db
+    .selectFrom('message_settings')
+    .select([
+      'office_days',
+      'office_opens',
+      'office_closes',
+      sql<string>`(extract(epoch from updated_at) * 1000000)::bigint::text`.as('version'),
+    ])
+    .where('id', '=', 1)
+    .executeTakeFirst();
 }
 
 export function saveSettings(
@@ -509,9 +419,59 @@ export function settleNotice(trx: Db, conversationId: number, side: 'client' | '
     .execute();
 }
 
-/** Where to write to a client about their conversation. */
-export function clientContact(db: Db, clientId: number) {
-  return db.selectFrom('users').select(['id', 'email', 'first_name', 'is_active']).where('id', '=', clientId).executeTakeFirst();
+/**
+ * Who hears of a message on one side (the database's `message_recipients`, which message_send reads too): the
+ * client if active; for the team, the primary dietitian if active, else every active dietitian.
+ */
+export async function recipientsOf(db: Db, clientId: number, primaryDietitianId: number | null, side: 'client' | 'team') {
+  const { rows } = await sql<{ user_id: number; email: string; first_name: string }>`
+    select user_id, email, first_name from message_recipients(${clientId}::integer, ${primaryDietitianId}::integer, ${side}::text)`.execute(
+    db,
+  );
+  return rows;
+}
+
+/** What `message_send` answered (migration 2026-11-26T0900, decision 123). */
+export type SendOutcome = 'sent' | 'repeat' | 'limited' | 'missing' | 'forbidden' | 'deactivated' | 'stale-hours';
+type SendRow = {
+  outcome: SendOutcome;
+  full_at: Date | null;
+  client_id: number | null;
+  push_ids: number[] | null;
+} & { [K in keyof MessageRow]: MessageRow[K] | null };
+
+export type SendInOneCall = {
+  conversationId: number;
+  senderId: number;
+  senderRole: 'client' | 'dietitian';
+  clientMessageId: string;
+  text: string;
+  at: Date;
+  /** The sender's rate-limit bucket (its advisory lock serialises the sender's sends) and window. */
+  limit: { bucket: string; max: number; windowMs: number };
+  /** For a client: the version of the office hours `away` was computed from; a newer one answers 'stale-hours'. */
+  hoursVersion: string | null;
+  /** For a client writing while the office is closed: when it opens, and the away reply (once per closed period). */
+  away: { until: Date; text: string } | null;
+  push: { category: string; keyPrefix: string; payload: unknown; ttlSeconds: number; urgency: string };
+  channel: string;
+};
+
+/**
+ * A send in one call (decision 123): the repeat check, the rate-limit slot, the seq under the conversation's
+ * lock, the insert, the sender's read mark, the NOTIFY, the recipients' pushes and the away reply, or nothing
+ * but an outcome saying why not. In the caller's transaction when it passes one (a send with files).
+ */
+export async function sendInOneCall(db: Db, a: SendInOneCall) {
+  const { rows } = await sql<SendRow>`
+    select * from message_send(${a.conversationId}::integer, ${a.senderId}::integer, ${a.senderRole}::text,
+      ${a.clientMessageId}::uuid, ${a.text}::text, ${a.at}::timestamptz,
+      ${a.limit.bucket}::text, ${a.limit.max}::integer, ${a.limit.windowMs}::bigint,
+      ${a.hoursVersion}::text, ${a.away?.until ?? null}::timestamptz, ${a.away?.text ?? null}::text,
+      ${JSON.stringify(a.push)}::jsonb, ${a.channel}::text)`.execute(db);
+  const r = rows[0]!;
+  const { outcome, full_at, client_id, push_ids, ...message } = r;
+  return { outcome, fullAt: full_at, clientId: client_id, pushIds: push_ids ?? [], message: message as MessageRow };
 }
 
 /** The live-delivery hint, sent from inside the change's transaction (only a commit sends it): ids and numbers only. */

@@ -1,20 +1,20 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { recordAudit } from '../audit/record.js';
-import { bucket, type KindedLimit, lockBuckets, takeLockedSlot, tooManyRequests } from '../auth/rate-limit.js';
+import { bucket, type KindedLimit, secondsUntilFree, tooManyRequests } from '../auth/rate-limit.js';
 import { ROLE } from '../auth/roles.js';
 import { fullNameOf, type SessionUser } from '../auth/session.js';
 import { BRAND } from '../brand.js';
 import type { Db } from '../db/index.js';
-import { insertOnce } from '../db/idempotent.js';
 import type { Database, MessageSenderRole } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { type AttachmentView, type AttachmentViewer, attachmentViews, claimAttachments } from '../attachments/service.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Mailer } from '../mail/mailer.js';
-import { officeHoursOf } from './console.js';
-import { recordMessagePush } from './notify.js';
-import { type MessagesBus, markReadAndPublish, publishMessageSignal } from './events.js';
+import { knownOfficeHours } from './console.js';
+import { messagePush } from './notify.js';
+import { deliverAfterCommit } from '../notifications/notify.js';
+import { MESSAGES_CHANNEL, type MessagesBus, publishMessageSignal } from './events.js';
 import type { ConversationViewer } from './streams.js';
 import { awayReply, nextOpening } from './office-hours.js';
 import * as repo from './repo.js';
@@ -107,125 +107,93 @@ function messageLimit(limits: Pick<RateLimits, 'messages'>, senderId: number): K
   return { kind: 'message-sender', bucket: bucket.messageSender(senderId), ...limits.messages };
 }
 
-/** Rolls the transaction back when a key turned out to be used after all (the seq it took must not leave a gap). */
-class RepeatedSend {
-  constructor(readonly row: repo.MessageRow) {}
-}
+/** Tries of a send whose office hours changed under it (each try reads them afresh). */
+const HOURS_TRIES = 3;
 
 /**
- * Sends a message. The sender's rate-limit lock is taken first, then the
- * conversation's row lock; the seq comes from the row's counter under that
- * lock, so seqs are gapless and in commit order across instances. A repeat of
- * a clientMessageId returns the first message (never a second one), and is
- * not counted against the limit. The `messages` channel hears of it on commit.
+ * Sends a message, in one call to the database (`message_send`, decision 123): under the sender's rate-limit
+ * lock and then the conversation's row lock, the seq comes from the row's counter, so seqs are gapless and in
+ * commit order across instances; the sender's read mark, the NOTIFY every instance hears on commit, the other
+ * side's pushes and a closed office's away reply go with it. A repeat of a clientMessageId returns the first
+ * message (never a second one) and is not counted against the limit. A message with files is sent in a
+ * transaction that also claims them, so it stores all or nothing.
  */
-export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: SendMessageInput, now: Date) {
-  const key = input.clientMessageId;
-  const repeatOf = async (row: repo.MessageRow) => {
-    if (row.conversation_id !== input.conversationId) {
-      // Told only to the sender who used the key, about their own message: nothing of the other conversation shows.
-      throw conflict('This clientMessageId was already used for a message in another conversation. Make a new one for each message.');
-    }
-    // A repeat is answered only to whoever may still see the conversation (their access may have changed since).
-    await conversationFor(deps.db, actor, input.conversationId);
-    return { ...(await withFiles(deps.db, actor, row, now)), repeated: true } satisfies SentMessage;
-  };
-
-  const limit = messageLimit(deps.config.rateLimits, actor.id);
+export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: SendMessageInput, now: Date): Promise<SentMessage> {
   const role = roleOf(actor);
-  const hours = role === 'client' ? await officeHoursOf(deps.db) : null;
-  const pushAfterCommit: { run?: () => void } = {};
-  try {
-    const row = await deps.db.transaction().execute(async (trx) => {
-      await lockBuckets(trx, [limit]);
-      // A repeat (also one racing its first, which waited on the sender's lock and has committed now).
-      const repeated = await repo.findMessageByKey(trx, actor.id, key);
-      if (repeated) throw new RepeatedSend(repeated);
-      // The slot is taken here; it goes with the transaction if the send is refused below.
-      const wait = await takeLockedSlot(trx, limit, now);
-      if (wait > 0) throw tooManyRequests('messages sent in a short time', wait, [limit.kind]);
-      // The conversation's row lock and its next seq; who may write in it is checked on the row as it is now.
-      const locked = await repo.lockAndTakeSeq(trx, input.conversationId, now, role);
-      if (!locked) throw notFound(CONVERSATION_MISSING, { conversationId: [CONVERSATION_MISSING] });
-      if (!isDietitian(actor) && locked.client_id !== actor.id) throw forbidden(NOT_YOURS);
-      if (!locked.client_active) throw forbidden(CLIENT_DEACTIVATED);
-      const seq = locked.last_seq;
-      const once = await insertOnce({
-        insert: () =>
-          repo.insertMessage(trx, {
-            conversation_id: locked.id,
-            seq,
-            sender_id: actor.id,
-            sender_role: role,
-            client_message_id: key,
-            text: input.text,
-            sent_at: now,
-          }),
-        existing: () => repo.findMessageByKey(trx, actor.id, key),
-      });
-      if (!once.created) throw new RepeatedSend(once.row);
-      // The files go with the message in its transaction: claimed for this client's record, or the send fails whole.
-      const attachmentIds = input.attachmentIds ?? [];
-      if (attachmentIds.length > 0) {
-        const claimed = await claimAttachments(trx, {
-          uploaderId: actor.id,
-          ids: attachmentIds,
-          clientId: locked.client_id,
-          use: 'message',
-        });
-        await repo.insertMessageAttachments(
-          trx,
-          once.row.id,
-          claimed.map((a) => a.id),
-        );
-      }
-      // The sender has read everything up to their own message; every instance hears of it on commit.
-      await markReadAndPublish(
-        trx,
-        { conversationId: locked.id, userId: actor.id, seq, at: now },
-        { kind: 'message', conversationId: locked.id, seq },
-      );
-      // The recipient's devices hear of it at once (the e-mail waits NOTICE_AFTER_MS for it to stay unread).
-      pushAfterCommit.run = await recordMessagePush(trx, deps, locked, { seq, senderRole: role, senderName: actor.fullName });
-      if (role === 'client') await autoReplyIfClosed(trx, locked, hours, now);
-      return once.row;
+  const limit = messageLimit(deps.config.rateLimits, actor.id);
+  const attachmentIds = input.attachmentIds ?? [];
+  const push = messagePush(input.conversationId, role, actor.fullName);
+
+  const send = async (db: Db, fresh: boolean) => {
+    const known = role === 'client' ? await knownOfficeHours(deps.db, fresh) : null;
+    const opensAt = known ? nextOpening(known.hours, now) : null;
+    return repo.sendInOneCall(db, {
+      conversationId: input.conversationId,
+      senderId: actor.id,
+      senderRole: role === 'client' ? 'client' : 'dietitian',
+      clientMessageId: input.clientMessageId,
+      text: input.text,
+      at: now,
+      limit,
+      hoursVersion: known?.version ?? null,
+      away: opensAt ? { until: opensAt, text: awayReply(opensAt) } : null,
+      push,
+      channel: MESSAGES_CHANNEL,
     });
-    pushAfterCommit.run?.();
-    // A message sent without files has none to look up.
-    const message = input.attachmentIds?.length ? await withFiles(deps.db, actor, row, now) : toMessage(row);
-    return { ...message, repeated: false } satisfies SentMessage;
-  } catch (err) {
-    if (err instanceof RepeatedSend) return await repeatOf(err.row);
-    throw err;
+  };
+  const sendOnce = async (db: Db) => {
+    for (let tries = 1; ; tries++) {
+      const sent = await send(db, tries > 1);
+      if (sent.outcome !== 'stale-hours' || tries === HOURS_TRIES) return sent;
+    }
+  };
+  /** Files go with their message: claimed for this client's record in the send's transaction, or nothing is stored. */
+  const sendWithFiles = (trx: Transaction<Database>) =>
+    sendOnce(trx).then(async (sent) => {
+      if (sent.outcome !== 'sent') return sent;
+      const claimed = await claimAttachments(trx, { uploaderId: actor.id, ids: attachmentIds, clientId: sent.clientId!, use: 'message' });
+      await repo.insertMessageAttachments(
+        trx,
+        sent.message.id,
+        claimed.map((a) => a.id),
+      );
+      return sent;
+    });
+
+  const sent = attachmentIds.length > 0 ? await deps.db.transaction().execute(sendWithFiles) : await sendOnce(deps.db);
+  switch (sent.outcome) {
+    case 'sent':
+      deliverAfterCommit(deps, sent.pushIds)();
+      return {
+        ...(attachmentIds.length > 0 ? await withFiles(deps.db, actor, sent.message, now) : toMessage(sent.message)),
+        repeated: false,
+      };
+    case 'repeat':
+      return repeatOf(deps.db, actor, input, sent.message, now);
+    case 'limited':
+      throw tooManyRequests('messages sent in a short time', secondsUntilFree(sent.fullAt ?? undefined, limit, now), [limit.kind]);
+    case 'missing':
+      throw notFound(CONVERSATION_MISSING, { conversationId: [CONVERSATION_MISSING] });
+    case 'forbidden':
+      throw forbidden(NOT_YOURS);
+    case 'deactivated':
+      throw forbidden(CLIENT_DEACTIVATED);
+    case 'stale-hours':
+      throw new AppError('SERVICE_UNAVAILABLE', 'The office hours were being changed as you sent this. Please send it again.', {
+        retryAfterSeconds: 1,
+      });
   }
 }
 
-/**
- * A client who writes while the office is closed hears, once per closed
- * period, when to expect an answer. Runs under the conversation's lock, right
- * after the client's message, so it takes the next seq.
- */
-async function autoReplyIfClosed(
-  trx: Db,
-  conversation: { id: number; auto_replied_until: Date | null },
-  hours: OfficeHours | null,
-  now: Date,
-) {
-  const opensAt = nextOpening(hours, now);
-  if (!opensAt) return;
-  if (conversation.auto_replied_until && conversation.auto_replied_until.getTime() >= opensAt.getTime()) return;
-  const { last_seq: seq } = await repo.takeSeq(trx, conversation.id, now, 'client');
-  await repo.insertMessage(trx, {
-    conversation_id: conversation.id,
-    seq,
-    sender_id: null,
-    sender_role: 'system',
-    client_message_id: null,
-    text: awayReply(opensAt),
-    sent_at: now,
-  });
-  await repo.setAutoRepliedUntil(trx, conversation.id, opensAt);
-  await publishMessageSignal(trx, { kind: 'message', conversationId: conversation.id, seq });
+/** A repeat of a clientMessageId: the first message, told only to whoever may still see its conversation. */
+async function repeatOf(db: Db, actor: SessionUser, input: SendMessageInput, row: repo.MessageRow, now: Date): Promise<SentMessage> {
+  if (row.conversation_id !== input.conversationId) {
+    // Told only to the sender who used the key, about their own message: nothing of the other conversation shows.
+    throw conflict('This clientMessageId was already used for a message in another conversation. Make a new one for each message.');
+  }
+  // Their access may have changed since the first send.
+  await conversationFor(db, actor, input.conversationId);
+  return { ...(await withFiles(db, actor, row, now)), repeated: true };
 }
 
 /**

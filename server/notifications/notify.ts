@@ -58,45 +58,55 @@ const DELIVERY: Record<NotificationCategory, { ttlSeconds: number; urgency: Push
   payments: { ttlSeconds: 3 * 24 * 3600, urgency: 'normal' },
 };
 
-/** Records each notice in `trx`, as the person's preferences allow; run the returned function after commit. */
-export async function recordNotices(trx: Db, deps: NotifyDeps, notices: UserNotice[]): Promise<AfterCommit> {
-  const prefs = await preferencesOf(
-    trx,
-    notices.map((n) => n.userId),
-  );
-  const allowed = (n: UserNotice, channel: 'email' | 'push') => prefs.get(n.userId)?.[n.category][channel] ?? true;
+/** How a push of a category travels (its payload names the event only), as record_push_notices stores it. */
+export function pushOf(category: NotificationCategory, push: NonNullable<UserNotice['push']>, key: string) {
+  return {
+    category,
+    payload: { title: push.title, body: push.body, url: push.path, tag: push.tag ?? key },
+    ttl_seconds: DELIVERY[category].ttlSeconds,
+    urgency: DELIVERY[category].urgency,
+  };
+}
 
-  const mails: { mail: Mail; at: RecordedMail }[] = [];
-  const outboxIds = new Map<string, number>();
-  for (const notice of notices) {
-    if (!notice.mail || !allowed(notice, 'email')) continue;
-    const at = await recordMail(trx, notice.mail);
-    mails.push({ mail: notice.mail, at });
-    outboxIds.set(notice.key, at.id);
-  }
-
-  const pushing = notices.filter((n) => n.push && allowed(n, 'push'));
-  const devices = await pushRepo.subscriptionsOfUsers(trx, [...new Set(pushing.map((n) => n.userId))]);
-  const deliveries: pushRepo.NewDelivery[] = pushing.flatMap((n) =>
-    devices
-      .filter((d) => d.user_id === n.userId)
-      .map((d) => ({
-        notification_key: n.key,
-        subscription_id: d.id,
-        service_host: new URL(d.endpoint).host,
-        payload: { title: n.push!.title, body: n.push!.body, url: n.push!.path, tag: n.push!.tag ?? n.key },
-        ttl_seconds: DELIVERY[n.category].ttlSeconds,
-        urgency: DELIVERY[n.category].urgency,
-      })),
-  );
-  const deliveryIds = await pushRepo.insertDeliveries(trx, deliveries);
-
+/** Runs after commit: the mails recorded go out, the pushes recorded are queued (`pushIds`, the new deliveries). */
+export function deliverAfterCommit(
+  deps: NotifyDeps,
+  pushIds: readonly number[],
+  mails: readonly { mail: Mail; at: RecordedMail }[] = [],
+  outboxIds: ReadonlyMap<string, number> = new Map(),
+): AfterCommit {
   const afterCommit = () => {
     for (const m of mails) deps.mailer.deliverRecorded(m.at, m.mail);
     // A push whose job could not be queued is not lost: the sweep sends what is due within a minute.
-    if (deps.jobs && deliveryIds.length > 0) void enqueuePushDeliveries(deps.jobs, deliveryIds).catch(() => {});
+    if (deps.jobs && pushIds.length > 0) void enqueuePushDeliveries(deps.jobs, [...pushIds]).catch(() => {});
   };
   return Object.assign(afterCommit, { outboxIds });
+}
+
+/** Records each notice in `trx`, as the person's preferences allow; run the returned function after commit. */
+export async function recordNotices(trx: Db, deps: NotifyDeps, notices: UserNotice[]): Promise<AfterCommit> {
+  const mailing = notices.filter((n) => n.mail);
+  const prefs =
+    mailing.length > 0
+      ? await preferencesOf(
+          trx,
+          mailing.map((n) => n.userId),
+        )
+      : new Map();
+  const mails: { mail: Mail; at: RecordedMail }[] = [];
+  const outboxIds = new Map<string, number>();
+  for (const notice of mailing) {
+    if (!(prefs.get(notice.userId)?.[notice.category].email ?? true)) continue;
+    const at = await recordMail(trx, notice.mail!);
+    mails.push({ mail: notice.mail!, at });
+    outboxIds.set(notice.key, at.id);
+  }
+  // Pushes in one statement: the person's push preference and their devices are read by the database (record_push_notices).
+  const pushIds = await pushRepo.recordPushNotices(
+    trx,
+    notices.flatMap((n) => (n.push ? [{ user_id: n.userId, key: n.key, ...pushOf(n.category, n.push, n.key) }] : [])),
+  );
+  return deliverAfterCommit(deps, pushIds, mails, outboxIds);
 }
 
 /** For callers whose change has committed already: records the notices in their own transaction and delivers them. */

@@ -35,52 +35,28 @@ export function deleteSubscription(db: Db, id: number) {
   return db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
 }
 
-export function subscriptionsOfUsers(db: Db, userIds: number[]) {
-  if (userIds.length === 0) return Promise.resolve([]);
-  return (
-    db
-      .selectFrom('push_subscriptions')
-      .select(['id', 'user_id', 'endpoint'])
-      .where('user_id', 'in', userIds)
-      // Only devices whose sign-in is still live (one that lapsed unrenewed was never signed out, but is gone all the same).
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('sessions as s')
-            .select('s.id')
-            .whereRef('s.family_id', '=', 'push_subscriptions.family_id')
-            .where('s.revoked_at', 'is', null)
-            .where('s.refresh_expires_at', '>', sql<Date>`now()`),
-        ),
-      )
-      .orderBy('id')
-      .limit(50 * userIds.length)
-      .execute()
-  );
-}
-
 export function findSubscription(db: Db, id: number) {
   return db.selectFrom('push_subscriptions').select(['id', 'endpoint', 'p256dh', 'auth']).where('id', '=', id).executeTakeFirst();
 }
 
-export type NewDelivery = {
-  notification_key: string;
-  subscription_id: number;
-  service_host: string;
+/** A notice's push as `record_push_notices` (migration 2026-11-26T0900) takes it: one per person, fanned out to their devices. */
+export type PushNoticeRow = {
+  user_id: number;
+  category: string;
+  key: string;
   payload: PushPayload;
   ttl_seconds: number;
   urgency: PushUrgency;
 };
 
-/** Inserts the deliveries not recorded before (unique per notification and device); returns the new ids. */
-export async function insertDeliveries(db: Db, rows: NewDelivery[]): Promise<number[]> {
+/**
+ * Records a push per notice and device of a live sign-in, unless the person turned pushes of the category off,
+ * once per key and device (a repeat records nothing); one statement. Returns the new deliveries' ids.
+ */
+export async function recordPushNotices(db: Db, rows: readonly PushNoticeRow[]): Promise<number[]> {
   if (rows.length === 0) return [];
-  const inserted = await db
-    .insertInto('push_deliveries')
-    .values(rows.map((r) => ({ ...r, payload: JSON.stringify(r.payload) })))
-    .onConflict((oc) => oc.columns(['notification_key', 'subscription_id']).doNothing())
-    .returning('id')
-    .execute();
-  return inserted.map((r) => r.id);
+  const { rows: ids } = await sql<{ id: number }>`select record_push_notices(${JSON.stringify(rows)}::jsonb) as id`.execute(db);
+  return ids.map((r) => r.id);
 }
 
 /**

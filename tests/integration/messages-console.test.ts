@@ -178,6 +178,40 @@ describe('office hours', () => {
     const row = (await c.inbox({ filter: 'waiting', page: 0, pageSize: 25 })).items.find((r) => r.id === conversationId);
     expect(row?.waitingForUs).toBe(true);
   });
+
+  it('judges each send by the office hours as they are now, also when another instance changed them', async () => {
+    const c = await console_();
+    await c.setOfficeHours({ days: [1, 2, 3, 4, 5], opens: '09:00', closes: '18:00' });
+    const conversationId = ids.rahul!;
+    // Tuesday 1 Dec, 20:00: closed, so an automatic reply (this instance now knows these hours).
+    now = new Date('2026-12-01T20:00:00+05:30');
+    const closed = await say(rahul, conversationId, 'Tuesday night');
+    expect(
+      (
+        await server.deps.db
+          .selectFrom('messages')
+          .select('sender_role')
+          .where('conversation_id', '=', conversationId)
+          .where('seq', '=', closed.seq + 1)
+          .executeTakeFirst()
+      )?.sender_role,
+    ).toBe('system');
+    // Another instance opens the office around the clock (its own write, not through this one).
+    await server.deps.db
+      .updateTable('message_settings')
+      .set({ office_opens: '00:00', office_closes: '23:59', office_days: '0,1,2,3,4,5,6', updated_at: new Date(now.getTime() + 1) })
+      .where('id', '=', 1)
+      .execute();
+    // Wednesday 20:00: open by the new hours, so no automatic reply, although this instance kept the old ones.
+    now = new Date('2026-12-02T20:00:00+05:30');
+    const open = await say(rahul, conversationId, 'Wednesday night');
+    const last = await server.deps.db
+      .selectFrom('conversations')
+      .select('last_seq')
+      .where('id', '=', conversationId)
+      .executeTakeFirstOrThrow();
+    expect(last.last_seq).toBe(open.seq);
+  });
 });
 
 describe('download conversation', () => {

@@ -425,6 +425,21 @@ describe('who may read and write', () => {
     // Another sender in the same conversation is not held back.
     expect((await send(admin.token, id, 'Slow down, please')).status).toBe(201);
   });
+
+  it('holds the limit when a flood arrives at once on two instances: exactly the limit stored, gapless, the rest 429', async () => {
+    const flood = await server.user({ firstName: 'Farah' });
+    const id = await conversationOf(flood);
+    const answers = await Promise.all(
+      Array.from({ length: LIMIT + 10 }, (_, i) =>
+        i % 2 === 0
+          ? send(flood.token, id, `burst ${i}`).then((r) => r.status)
+          : fetchOn(second.url, flood.token, id, `burst ${i}`).then((r) => r.status),
+      ),
+    );
+    expect(answers.filter((s) => s === 201)).toHaveLength(LIMIT);
+    expect(answers.filter((s) => s === 429)).toHaveLength(10);
+    expect(await seqsOf(id)).toEqual(Array.from({ length: LIMIT }, (_, i) => i + 1));
+  });
 });
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
