@@ -27,10 +27,11 @@ const knownHours = new WeakMap<Db, KnownOfficeHours>();
  * the stored one under the sender's lock and answers 'stale-hours' when they changed, and the caller asks
  * again with `fresh`. So a change made on any instance counts from the next send on.
  */
-export async function knownOfficeHours(db: Db, fresh = false): Promise<KnownOfficeHours> {
+export async function knownOfficeHours(db: Db, fresh = false, reader: Db = db): Promise<KnownOfficeHours> {
   const kept = fresh ? undefined : knownHours.get(db);
   if (kept) return kept;
-  const row = await repo.findSettings(db);
+  // Read through `reader` inside a transaction (the embedded database has one connection), kept for `db`.
+  const row = await repo.findSettings(reader);
   const known = { hours: hoursOf(row), version: row?.version ?? null };
   knownHours.set(db, known);
   return known;

@@ -75,8 +75,17 @@ const messageColumns = [
   's.last_name as sender_last',
 ] as const;
 
+/** Messages with their sender's name and their files' ids in order: one statement, also for a message without files. */
 function messagesWithSender(db: Db) {
-  return db.selectFrom('messages as m').leftJoin('users as s', 's.id', 'm.sender_id').select(messageColumns);
+  return db
+    .selectFrom('messages as m')
+    .leftJoin('users as s', 's.id', 'm.sender_id')
+    .select(messageColumns)
+    .select(
+      sql<string[]>`array(select ma.attachment_id from message_attachments ma where ma.message_id = m.id order by ma.position)`.as(
+        'attachment_ids',
+      ),
+    );
 }
 export type MessageRow = Awaited<ReturnType<typeof findMessageByKey>> & {};
 
@@ -438,7 +447,7 @@ type SendRow = {
   full_at: Date | null;
   client_id: number | null;
   push_ids: number[] | null;
-} & { [K in keyof MessageRow]: MessageRow[K] | null };
+} & { [K in Exclude<keyof MessageRow, 'attachment_ids'>]: MessageRow[K] | null };
 
 export type SendInOneCall = {
   conversationId: number;
@@ -471,7 +480,8 @@ export async function sendInOneCall(db: Db, a: SendInOneCall) {
       ${JSON.stringify(a.push)}::jsonb, ${a.channel}::text)`.execute(db);
   const r = rows[0]!;
   const { outcome, full_at, client_id, push_ids, ...message } = r;
-  return { outcome, fullAt: full_at, clientId: client_id, pushIds: push_ids ?? [], message: message as MessageRow };
+  // A message just stored carries no files yet (the caller claims them); a repeat's are read with it again.
+  return { outcome, fullAt: full_at, clientId: client_id, pushIds: push_ids ?? [], message: { ...message, attachment_ids: [] } as MessageRow };
 }
 
 /** The live-delivery hint, sent from inside the change's transaction (only a commit sends it): ids and numbers only. */
@@ -499,25 +509,6 @@ export async function conversationAttachmentIds(db: Db, conversationId: number, 
     .where('ma.attachment_id', 'in', [...ids])
     .execute();
   return rows.map((r) => r.attachment_id);
-}
-
-/** The attachment ids of these messages, each message's in order. */
-export async function attachmentIdsOf(db: Db, messageIds: readonly number[]): Promise<Map<number, string[]>> {
-  const byMessage = new Map<number, string[]>();
-  if (messageIds.length === 0) return byMessage;
-  const rows = await db
-    .selectFrom('message_attachments')
-    .select(['message_id', 'attachment_id'])
-    .where('message_id', 'in', messageIds)
-    .orderBy('message_id')
-    .orderBy('position')
-    .execute();
-  for (const r of rows) {
-    const list = byMessage.get(r.message_id) ?? [];
-    list.push(r.attachment_id);
-    byMessage.set(r.message_id, list);
-  }
-  return byMessage;
 }
 
 /** One message of a conversation by its seq (a live event's). */

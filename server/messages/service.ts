@@ -61,23 +61,20 @@ export function toMessage(r: repo.MessageRow, attachments: readonly AttachmentVi
   };
 }
 
-/** Messages as a viewer sees them, with their files' views (fresh signed links, from `now`). */
+/** Messages as a viewer sees them, with their files' views (fresh signed links, from `now`); no query for messages without files. */
 export async function messagesWithFiles(
   db: Db,
   viewer: AttachmentViewer,
   rows: readonly repo.MessageRow[],
   now = Date.now(),
 ): Promise<Message[]> {
-  const idsByMessage = await repo.attachmentIdsOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  if (idsByMessage.size === 0) return rows.map((r) => toMessage(r));
-  const views = await attachmentViews(db, [...idsByMessage.values()].flat(), viewer, now);
+  const ids = rows.flatMap((r) => r.attachment_ids);
+  if (ids.length === 0) return rows.map((r) => toMessage(r));
+  const views = await attachmentViews(db, ids, viewer, now);
   return rows.map((r) =>
     toMessage(
       r,
-      (idsByMessage.get(r.id) ?? []).flatMap((id) => views.get(id) ?? []),
+      r.attachment_ids.flatMap((id) => views.get(id) ?? []),
     ),
   );
 }
@@ -125,7 +122,7 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
   const push = messagePush(input.conversationId, role, actor.fullName);
 
   const send = async (db: Db, fresh: boolean) => {
-    const known = role === 'client' ? await knownOfficeHours(deps.db, fresh) : null;
+    const known = role === 'client' ? await knownOfficeHours(deps.db, fresh, db) : null;
     const opensAt = known ? nextOpening(known.hours, now) : null;
     return repo.sendInOneCall(db, {
       conversationId: input.conversationId,
@@ -152,12 +149,9 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
     sendOnce(trx).then(async (sent) => {
       if (sent.outcome !== 'sent') return sent;
       const claimed = await claimAttachments(trx, { uploaderId: actor.id, ids: attachmentIds, clientId: sent.clientId!, use: 'message' });
-      await repo.insertMessageAttachments(
-        trx,
-        sent.message.id,
-        claimed.map((a) => a.id),
-      );
-      return sent;
+      const ids = claimed.map((a) => a.id);
+      await repo.insertMessageAttachments(trx, sent.message.id, ids);
+      return { ...sent, message: { ...sent.message, attachment_ids: ids } };
     });
 
   const sent = attachmentIds.length > 0 ? await deps.db.transaction().execute(sendWithFiles) : await sendOnce(deps.db);
@@ -169,7 +163,8 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
         repeated: false,
       };
     case 'repeat':
-      return repeatOf(deps.db, actor, input, sent.message, now);
+      // Read again with its files (a repeat is rare; the first answer may have carried some).
+      return repeatOf(deps.db, actor, input, (await repo.findMessageByKey(deps.db, actor.id, input.clientMessageId)) ?? sent.message, now);
     case 'limited':
       throw tooManyRequests('messages sent in a short time', secondsUntilFree(sent.fullAt ?? undefined, limit, now), [limit.kind]);
     case 'missing':
