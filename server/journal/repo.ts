@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import { ROLE } from '../auth/roles.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { MealEntriesTable } from '../db/schema.js';
 
@@ -241,33 +240,15 @@ export function clientContact(db: Db, clientId: number) {
 }
 
 /**
- * Who hears of a client's word in their journal: the primary dietitian of the client's conversation when there
- * is an active one, else every active dietitian (as for a message).
+ * Who hears of a client's word in their journal: the care team as for a message (the database's
+ * `message_recipients`, decision 123): the primary dietitian of the client's conversation when active, else
+ * every active dietitian.
  */
-export function careTeamOf(db: Db, clientId: number) {
-  const primary = db.selectFrom('conversations').select('primary_dietitian_id').where('client_id', '=', clientId);
-  return db
-    .selectFrom('users')
-    .select(['id', 'first_name'])
-    .where('role', '=', ROLE.admin)
-    .where('is_active', '=', true)
-    .where((eb) =>
-      eb.or([
-        eb('id', 'in', primary),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('conversations as c')
-              .innerJoin('users as p', 'p.id', 'c.primary_dietitian_id')
-              .select('p.id')
-              .where('c.client_id', '=', clientId)
-              .where('p.is_active', '=', true),
-          ),
-        ),
-      ]),
-    )
-    .orderBy('id')
-    .execute();
+export async function careTeamOf(db: Db, clientId: number) {
+  const { rows } = await sql<{ id: number; first_name: string }>`
+    select user_id as id, first_name from message_recipients(${clientId}::integer,
+      (select c.primary_dietitian_id from conversations c where c.client_id = ${clientId}), 'team')`.execute(db);
+  return rows;
 }
 
 /** Per client: days with a meal among [from, to], and the last day anything was logged (the follow-up queue). */
