@@ -1,6 +1,7 @@
 import type { Db, DbHandle } from '../db/index.js';
 import { createNotifySource, type NotifySource } from '../realtime/notify-source.js';
 import * as repo from './repo.js';
+import { SentHere } from './sent-here.js';
 import type { MessageSignal } from './schema.js';
 
 /**
@@ -46,10 +47,11 @@ export function parseMessageSignal(payload: string): MessageNote | null {
   }
 }
 
-/** The `messages` NOTIFY channel as a live source, and the typing throttle of this instance. */
+/** The `messages` NOTIFY channel as a live source, the typing throttle of this instance and the messages it just sent. */
 export type MessagesBus = NotifySource<MessageNote> & {
   /** Whether a typing notice from this sender in this conversation may go out now (at most one per TYPING_EVERY_MS). */
   typingAllowed(userId: number, conversationId: number, nowMs: number): boolean;
+  sentHere: SentHere;
 };
 
 export function createMessagesBus(handle: DbHandle, onError: (err: Error) => void = () => {}): MessagesBus {
@@ -57,6 +59,7 @@ export function createMessagesBus(handle: DbHandle, onError: (err: Error) => voi
   const lastTyping = new Map<string, number>();
   return {
     ...source,
+    sentHere: new SentHere(),
     typingAllowed(userId, conversationId, nowMs) {
       const key = `${userId}:${conversationId}`;
       const last = lastTyping.get(key);

@@ -29,7 +29,14 @@ import {
 } from './schema.js';
 
 /** `mailer` and `jobs` carry the recipient's push (notifications/notify.ts); without `jobs` it waits for the minute's sweep. */
-export type MessageDeps = { db: Kysely<Database>; config: { rateLimits: Pick<RateLimits, 'messages'> }; mailer: Mailer; jobs?: JobQueue };
+export type MessageDeps = {
+  db: Kysely<Database>;
+  config: { rateLimits: Pick<RateLimits, 'messages'> };
+  mailer: Mailer;
+  jobs?: JobQueue;
+  /** This instance's channel: a message sent here is kept for its own live event (sent-here.ts). */
+  messagesBus?: Pick<MessagesBus, 'sentHere'>;
+};
 
 /** Who an automatic reply is from. */
 export const CARE_TEAM_NAME = `${BRAND.name} care team`;
@@ -158,6 +165,7 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
   switch (sent.outcome) {
     case 'sent':
       deliverAfterCommit(deps, sent.pushIds)();
+      deps.messagesBus?.sentHere.remember(sent.message);
       return {
         ...(attachmentIds.length > 0 ? await withFiles(deps.db, actor, sent.message, now) : toMessage(sent.message)),
         repeated: false,

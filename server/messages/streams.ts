@@ -3,6 +3,7 @@ import type { Db } from '../db/index.js';
 import type { LiveCatchUp, LiveShown, LiveStream, ResumableStream } from '../realtime/live-channel.js';
 import { CATCH_UP_MAX_MESSAGES, type MessageNote } from './events.js';
 import * as repo from './repo.js';
+import type { SentHere } from './sent-here.js';
 import type { ConversationEvent, InboxEvent } from './schema.js';
 import { messagesWithFiles } from './service.js';
 
@@ -40,7 +41,8 @@ async function catchUp(db: Db, viewer: ConversationViewer, cursor: string): Prom
   return { events, position, resync: false };
 }
 
-export function conversationStream(db: Db): ResumableStream<ConversationViewer, MessageNote, ConversationEvent> {
+/** `sentHere`: rows of messages this instance just sent, used instead of loading them again (decision 123). */
+export function conversationStream(db: Db, sentHere?: SentHere): ResumableStream<ConversationViewer, MessageNote, ConversationEvent> {
   return {
     name: 'messages',
     ready: { kind: 'ready' },
@@ -65,7 +67,7 @@ export function conversationStream(db: Db): ResumableStream<ConversationViewer, 
       }
       return views
         .memo('message', async () => {
-          const row = await repo.messageBySeq(db, n.conversationId, n.seq);
+          const row = sentHere?.take(n.conversationId, n.seq) ?? (await repo.messageBySeq(db, n.conversationId, n.seq));
           return row ? (await messagesWithFiles(db, filesViewer(viewer), [row]))[0]! : null;
         })
         .then((message) => (message ? views.shared('message', () => ({ kind: 'message', message })) : null));

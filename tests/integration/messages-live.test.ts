@@ -118,6 +118,15 @@ describe('messages.events', () => {
     await expect.poll(() => mine.events().some((e) => e.kind === 'read' && e.seq === sent.seq), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => inbox.events().filter((e) => e.kind === 'changed').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     expect(team.events().some((e) => e.kind === 'read')).toBe(false);
+
+    // A reply sent on the instance the sockets are on: its live event may be built from the row the send holds
+    // (sent-here.ts); it must be exactly what the list answers.
+    const reply = await send(meera.token, id, 'Good start! Add a fruit. 🍎', server.url);
+    await expect.poll(() => messagesOf(mine.events()).map((m) => m.seq), { timeout: 10_000 }).toEqual([sent.seq, reply.seq]);
+    const page = await fetch(`${server.url}/api/conversations/${id}/messages?after=${reply.seq - 1}`, {
+      headers: { authorization: `Bearer ${asha.token}` },
+    }).then((r) => r.json() as Promise<{ data: unknown[] }>);
+    expect(JSON.parse(JSON.stringify(messagesOf(mine.events())[1]))).toEqual(page.data[0]);
   });
 
   it('replays the messages missed since lastEventId in order, then the current receipt, then goes live', async () => {
