@@ -23,7 +23,7 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     alter table push_subscriptions add column service_host text
-      generated always as (lower(substring(endpoint from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]+)'))) stored`.execute(db);
+      generated always as (lower(substring(endpoint, '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]+)'))) stored`.execute(db);
 
   await sql`
     create function message_recipients(p_client_id integer, p_primary_id integer, p_side text)
