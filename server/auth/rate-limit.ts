@@ -1,13 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { RateLimits } from '../env.js';
 import { RateLimitError } from '../errors.js';
-import {
-  deleteSlotsBefore,
-  deleteSlotsOfBucket,
-  insertSlots,
-  lockBucketNames,
-  nthNewestSlotSince,
-} from './limits-repo.js';
+import { deleteSlotsBefore, deleteSlotsOfBucket, insertSlots, lockBucketNames, nthNewestSlotSince } from './limits-repo.js';
 
 /**
  * Sliding-window limits kept in the login_attempts table, so every instance

@@ -19,22 +19,22 @@ function hoursOf(row: Awaited<ReturnType<typeof repo.findSettings>>): OfficeHour
 }
 
 export type KnownOfficeHours = { hours: OfficeHours | null; version: string | null };
-/** The office hours as this process last read them, per database (a send checks the version: decision 123). */
-const knownHours = new WeakMap<Db, KnownOfficeHours>();
 
 /**
- * The office hours a send judges "closed" by, read once and kept: message_send compares their version with
- * the stored one under the sender's lock and answers 'stale-hours' when they changed, and the caller asks
- * again with `fresh`. So a change made on any instance counts from the next send on.
+ * The office hours a send judges "closed" by, read once per instance and kept (on the messages bus):
+ * message_send compares their version with the stored one under the sender's lock and answers 'stale-hours'
+ * when they changed (decision 123), and the caller asks again with `fresh`. So a change made on any instance
+ * counts from the next send.
  */
-export async function knownOfficeHours(db: Db, fresh = false, reader: Db = db): Promise<KnownOfficeHours> {
-  const kept = fresh ? undefined : knownHours.get(db);
-  if (kept) return kept;
-  // Read through `reader` inside a transaction (the embedded database has one connection), kept for `db`.
-  const row = await repo.findSettings(reader);
-  const known = { hours: hoursOf(row), version: row?.version ?? null };
-  knownHours.set(db, known);
-  return known;
+export class KeptOfficeHours {
+  private known: KnownOfficeHours | undefined;
+
+  async get(reader: Db, fresh = false): Promise<KnownOfficeHours> {
+    if (this.known && !fresh) return this.known;
+    const row = await repo.findSettings(reader);
+    this.known = { hours: hoursOf(row), version: row?.version ?? null };
+    return this.known;
+  }
 }
 
 export async function setOfficeHours(db: Db, actor: SessionUser, hours: OfficeHours, now: Date): Promise<OfficeHours> {

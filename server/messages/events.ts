@@ -2,6 +2,7 @@ import type { Db, DbHandle } from '../db/index.js';
 import { createNotifySource, type NotifySource } from '../realtime/notify-source.js';
 import * as repo from './repo.js';
 import { SentHere } from './sent-here.js';
+import { KeptOfficeHours } from './console.js';
 import type { MessageSignal } from './schema.js';
 
 /**
@@ -52,6 +53,8 @@ export type MessagesBus = NotifySource<MessageNote> & {
   /** Whether a typing notice from this sender in this conversation may go out now (at most one per TYPING_EVERY_MS). */
   typingAllowed(userId: number, conversationId: number, nowMs: number): boolean;
   sentHere: SentHere;
+  /** The office hours as this instance last read them (a send checks their version). */
+  officeHours: KeptOfficeHours;
 };
 
 export function createMessagesBus(handle: DbHandle, onError: (err: Error) => void = () => {}): MessagesBus {
@@ -60,6 +63,7 @@ export function createMessagesBus(handle: DbHandle, onError: (err: Error) => voi
   return {
     ...source,
     sentHere: new SentHere(),
+    officeHours: new KeptOfficeHours(),
     typingAllowed(userId, conversationId, nowMs) {
       const key = `${userId}:${conversationId}`;
       const last = lastTyping.get(key);

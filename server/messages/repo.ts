@@ -481,7 +481,13 @@ export async function sendInOneCall(db: Db, a: SendInOneCall) {
   const r = rows[0]!;
   const { outcome, full_at, client_id, push_ids, ...message } = r;
   // A message just stored carries no files yet (the caller claims them); a repeat's are read with it again.
-  return { outcome, fullAt: full_at, clientId: client_id, pushIds: push_ids ?? [], message: { ...message, attachment_ids: [] } as MessageRow };
+  return {
+    outcome,
+    fullAt: full_at,
+    clientId: client_id,
+    pushIds: push_ids ?? [],
+    message: { ...message, attachment_ids: [] } as MessageRow,
+  };
 }
 
 /** The live-delivery hint, sent from inside the change's transaction (only a commit sends it): ids and numbers only. */

@@ -11,7 +11,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.j
 import { type AttachmentView, type AttachmentViewer, attachmentViews, claimAttachments } from '../attachments/service.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Mailer } from '../mail/mailer.js';
-import { knownOfficeHours } from './console.js';
+import { KeptOfficeHours } from './console.js';
 import { messagePush } from './notify.js';
 import { deliverAfterCommit } from '../notifications/notify.js';
 import { MESSAGES_CHANNEL, type MessagesBus, publishMessageSignal } from './events.js';
@@ -34,8 +34,8 @@ export type MessageDeps = {
   config: { rateLimits: Pick<RateLimits, 'messages'> };
   mailer: Mailer;
   jobs?: JobQueue;
-  /** This instance's channel: a message sent here is kept for its own live event (sent-here.ts). */
-  messagesBus?: Pick<MessagesBus, 'sentHere'>;
+  /** This instance's channel: a message sent here is kept for its own live event (sent-here.ts), the office hours read once. */
+  messagesBus?: Pick<MessagesBus, 'sentHere' | 'officeHours'>;
 };
 
 /** Who an automatic reply is from. */
@@ -129,7 +129,8 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
   const push = messagePush(input.conversationId, role, actor.fullName);
 
   const send = async (db: Db, fresh: boolean) => {
-    const known = role === 'client' ? await knownOfficeHours(deps.db, fresh, db) : null;
+    // Without this instance's bus (a script, a test) the hours are read on every send.
+    const known = role === 'client' ? await (deps.messagesBus?.officeHours ?? new KeptOfficeHours()).get(db, fresh) : null;
     const opensAt = known ? nextOpening(known.hours, now) : null;
     return repo.sendInOneCall(db, {
       conversationId: input.conversationId,
