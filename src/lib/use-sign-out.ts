@@ -32,6 +32,9 @@ export function useSignOut() {
 
   return async () => {
     try {
+      // Reads still on their way (a page signed out of as soon as it showed) would reach the server after the
+      // session is gone and be answered 401: they are called off first, and nothing of them is kept.
+      await queryClient.cancelQueries();
       await overlay.run(signOut.mutateAsync({ refreshToken: session.refreshToken() ?? undefined }));
       finish();
     } catch (error) {
