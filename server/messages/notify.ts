@@ -18,7 +18,8 @@ import * as repo from './repo.js';
  * through the one notification point (notifications/notify.ts), so the
  * person's preferences decide each.
  * - Push, immediately: a message sent tells its recipient's devices at once,
- *   in the transaction that stores it (`recordMessagePush`).
+ *   in the call that stores it (`messagePush` makes it; message_send records
+ *   it through record_push_notices, decision 123).
  * - E-mail, after NOTICE_AFTER_MS: a message still unread then mails its
  *   recipient once: the client, or the care team (the primary dietitian,
  *   else every dietitian); at most one notice per conversation and side per
