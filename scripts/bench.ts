@@ -449,6 +449,9 @@ async function main() {
         writeBlock(args.get('out') ?? 'docs/benchmarks.md', 'messages', text, 'server');
         log(`wrote the messages section of ${args.get('out') ?? 'docs/benchmarks.md'}`);
       }
+      // A message that never arrived is a lost message, not a slow one: the run fails (CI runs the smoke).
+      const lost = messagesReport.delivery.filter((d) => d.missing > 0);
+      if (lost.length > 0) throw new Error(`messages never delivered: ${lost.map((d) => `${d.label} ${d.missing}`).join(', ')}`);
     }
 
     const embedded = withPglite ? await pgliteReads() : null;
