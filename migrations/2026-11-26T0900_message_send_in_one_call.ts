@@ -161,11 +161,9 @@ export async function up(db: Kysely<any>): Promise<void> {
        where exists (select 1 from push_subscriptions ps where ps.user_id = rc.user_id);
       if v_told is not null then
         v_pushes := array(select record_push_notices((
-          select jsonb_agg(jsonb_build_object(
-                   'user_id', t.user_id, 'category', p_push->>'category',
-                   'key', (p_push->>'keyPrefix') || v_seq || ':' || t.user_id,
-                   'payload', p_push->'payload', 'ttl_seconds', (p_push->>'ttlSeconds')::integer,
-                   'urgency', p_push->>'urgency'))
+          -- p_push is a notice as record_push_notices takes it, less its person and key (made here per recipient).
+          select jsonb_agg(p_push || jsonb_build_object('user_id', t.user_id,
+                                                      'key', (p_push->>'key_prefix') || v_seq || ':' || t.user_id))
             from unnest(v_told) as t(user_id))));
       end if;
 

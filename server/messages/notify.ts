@@ -77,12 +77,12 @@ async function recipientsOf(
  * The push a message sends to the other side at once, as message_send records it (decision 123) in the
  * transaction that stores the message, for each recipient (recipientsOf's rule, in the database): the client
  * hears "New message from your dietitian", the care team "New message from <client>". The key of each is
- * `keyPrefix` + seq + ':' + the recipient's id.
+ * `key_prefix` + seq + ':' + the recipient's id.
  */
 export function messagePush(conversationId: number, senderRole: MessageSenderRole, senderName: string) {
   const side: NoticeSide = senderRole === 'client' ? 'team' : 'client';
   const keyPrefix = `message:${conversationId}:`;
-  const { category, payload, ttl_seconds, urgency } = pushOf(
+  const push = pushOf(
     'messages',
     {
       title: side === 'client' ? 'New message from your dietitian' : `New message from ${senderName}`,
@@ -93,7 +93,7 @@ export function messagePush(conversationId: number, senderRole: MessageSenderRol
     },
     keyPrefix,
   );
-  return { category, keyPrefix, payload, ttlSeconds: ttl_seconds, urgency };
+  return { ...push, key_prefix: keyPrefix };
 }
 export type MessagePush = ReturnType<typeof messagePush>;
 

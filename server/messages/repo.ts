@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database, Db } from '../db/index.js';
 import type { MessageSenderRole } from '../db/schema.js';
+import type { MessagePush } from './notify.js';
 
 /** Messages and conversations (issue 23): the Kysely queries, `db` or `trx` first. */
 
@@ -462,7 +463,7 @@ export type SendInOneCall = {
   hoursVersion: string | null;
   /** For a client writing while the office is closed: when it opens, and the away reply (once per closed period). */
   away: { until: Date; text: string } | null;
-  push: { category: string; keyPrefix: string; payload: unknown; ttlSeconds: number; urgency: string };
+  push: MessagePush;
   channel: string;
 };
 

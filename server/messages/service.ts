@@ -44,7 +44,7 @@ const NOT_YOURS = 'You can only read and write your own conversation.';
 const CLIENT_DEACTIVATED = 'This client’s account is deactivated: no new messages can be sent in this conversation.';
 
 const isDietitian = (actor: SessionUser) => actor.role === ROLE.admin;
-const roleOf = (actor: SessionUser): MessageSenderRole => (isDietitian(actor) ? 'dietitian' : 'client');
+const roleOf = (actor: SessionUser): Exclude<MessageSenderRole, 'system'> => (isDietitian(actor) ? 'dietitian' : 'client');
 
 export function toMessage(r: repo.MessageRow, attachments: readonly AttachmentView[] = []): Message {
   const system = r.sender_role === 'system';
@@ -135,7 +135,7 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
     return repo.sendInOneCall(db, {
       conversationId: input.conversationId,
       senderId: actor.id,
-      senderRole: role === 'client' ? 'client' : 'dietitian',
+      senderRole: role,
       clientMessageId: input.clientMessageId,
       text: input.text,
       at: now,
