@@ -1,6 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database, Db } from '../db/index.js';
-import type { MessageSenderRole } from '../db/schema.js';
 import type { MessagePush } from './notify.js';
 
 /** Messages and conversations (issue 23): the Kysely queries, `db` or `trx` first. */

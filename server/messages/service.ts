@@ -23,7 +23,6 @@ import {
   type ConversationSummary,
   type ListMessagesInput,
   type Message,
-  type OfficeHours,
   type SendMessageInput,
   type SentMessage,
 } from './schema.js';
