@@ -137,6 +137,9 @@ async function pairedRounds(label: string, count: number, measureRef: () => Prom
     }
     const { ref, app } = rounds.at(-1)!;
     log(`${label}, round ${i + 1}: ${Math.round(app.rps)}/s against ${Math.round(ref.rps)}/s, ${(app.rps / ref.rps).toFixed(2)}x`);
+    // A refused or failed request is not throughput: a round with any is not a measurement of what it says.
+    if (app.failed > 0 || ref.failed > 0)
+      throw new Error(`${label}, round ${i + 1}: ${app.failed} requests to the app and ${ref.failed} to the reference failed`);
   }
   const median = [...rounds].sort((a, b) => a.app.rps / a.ref.rps - b.app.rps / b.ref.rps)[Math.floor(rounds.length / 2)]!;
   return { median, rounds };
