@@ -42,6 +42,8 @@ import {
   delivery,
   type MessagesReport,
   renderMessagesReport,
+  SEND_DEFINITION_SQL,
+  SEND_FLOOR_SQL,
   seedConversations,
   sendLoads,
 } from './bench/messages.js';
@@ -271,7 +273,7 @@ async function fanout(label: string, target: Target, count: number, trigger: Tri
  * Messages (issue 23): send → arrival at the other side with CONVERSATIONS open conversations,
  * on one instance and with the sender on a second; then sends per second over REST and tRPC.
  */
-async function messages(app: Child, app2: Child, reference: Child, chat: ChatData): Promise<MessagesReport> {
+async function messages(app: Child, app2: Child, reference: Child, chat: ChatData, db: pg.Client): Promise<MessagesReport> {
   const n = chat.conversationIds.length;
   const rounds = smoke ? 1 : 3;
   const t = chatTargets(chat);
@@ -295,7 +297,13 @@ async function messages(app: Child, app2: Child, reference: Child, chat: ChatDat
   const measureRef = () => measured(loads.reference, reference);
   const rest = await pairedRounds('sends, REST', SEND_ROUNDS, measureRef, () => measured(loads.rest, app));
   const trpc = await pairedRounds('sends, tRPC', SEND_ROUNDS, measureRef, () => measured(loads.trpc, app));
-  return { date: new Date().toISOString(), loadavg: os.loadavg(), seconds, delivery: rows, sends: { rest, trpc } };
+  // The same REST sends with the send reduced to the reference's statement: how much of the gap is the stack's.
+  const { rows: saved } = await db.query<{ sql: string }>(SEND_DEFINITION_SQL);
+  await db.query(SEND_FLOOR_SQL);
+  const floor = await pairedRounds('sends, REST, floor', SEND_ROUNDS, measureRef, () => measured(loads.rest, app)).finally(() =>
+    db.query(saved[0]!.sql),
+  );
+  return { date: new Date().toISOString(), loadavg: os.loadavg(), seconds, delivery: rows, sends: { rest, trpc, floor } };
 }
 
 async function postJson(url: string, method: string, token: string | null, body: unknown) {
@@ -443,7 +451,7 @@ async function main() {
         ),
       );
     }
-    const messagesReport = chat ? await messages(app, app2, reference, chat) : null;
+    const messagesReport = chat ? await messages(app, app2, reference, chat, db) : null;
     await Promise.all(children.splice(0).map((c) => c.stop()));
     if (messagesReport) {
       const text = renderMessagesReport(messagesReport);

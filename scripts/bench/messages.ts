@@ -237,8 +237,46 @@ export type MessagesReport = {
   loadavg: number[];
   seconds: number;
   delivery: DeliveryRow[];
-  sends: { rest: { median: PairedRound; rounds: PairedRound[] }; trpc: { median: PairedRound; rounds: PairedRound[] } } | null;
+  sends: {
+    rest: { median: PairedRound; rounds: PairedRound[] };
+    trpc: { median: PairedRound; rounds: PairedRound[] };
+    /** REST again with `message_send` doing only the reference's statement (SEND_FLOOR_SQL): what the HTTP stack alone costs. */
+    floor?: { median: PairedRound; rounds: PairedRound[] };
+  } | null;
 };
+
+/**
+ * The floor of the app's stack (bench database only): `message_send` with its signature and answer kept, doing
+ * only what the reference's statement does (the seq, the insert, the NOTIFY). Every rule a real send keeps (the
+ * repeat check, the rate limit, who may write, office hours, the read mark, pushes, the away reply) is left out,
+ * so REST sends against it measure Hono, the session, zod, the service and Kysely around one statement. The real
+ * function is put back after (`restoreSendSql`).
+ */
+export const SEND_FLOOR_SQL = `
+  create or replace function message_send(
+    p_conversation_id integer, p_sender_id integer, p_sender_role text, p_key uuid, p_text text, p_at timestamptz,
+    p_bucket text, p_limit_max integer, p_limit_window_ms bigint,
+    p_hours_version text, p_away_until timestamptz, p_away_text text,
+    p_push jsonb, p_channel text)
+  returns table (
+    outcome text, full_at timestamptz, client_id integer, push_ids integer[],
+    id integer, conversation_id integer, seq integer, sender_id integer, sender_role text,
+    client_message_id uuid, text text, sent_at timestamptz, sender_first text, sender_last text)
+  language plpgsql volatile as $$
+  #variable_conflict use_column
+  declare c record; m record;
+  begin
+    update conversations cv set last_seq = cv.last_seq + 1, last_message_at = p_at, last_sender_role = p_sender_role
+     where cv.id = p_conversation_id and cv.client_id = p_sender_id returning cv.id, cv.client_id, cv.last_seq into c;
+    insert into messages (conversation_id, seq, sender_id, sender_role, client_message_id, text, sent_at)
+    values (c.id, c.last_seq, p_sender_id, p_sender_role, p_key, p_text, p_at) returning messages.id into m;
+    perform pg_notify(p_channel, json_build_object('kind', 'message', 'conversationId', c.id, 'seq', c.last_seq)::text);
+    return query select 'sent'::text, null::timestamptz, c.client_id, '{}'::integer[],
+      m.id, c.id, c.last_seq, p_sender_id, p_sender_role, p_key, p_text, p_at, ''::text, ''::text;
+  end $$`;
+
+/** The stored definition of `message_send`, to put back after the floor's rounds. */
+export const SEND_DEFINITION_SQL = `select pg_get_functiondef('message_send'::regproc) as sql`;
 
 const kib = (v: number | undefined) => (v === undefined ? '–' : `${v.toFixed(1)} KiB`);
 const roundsOf = (rounds: PairedRound[]) => rounds.map((r) => ratio(r.app.rps, r.ref.rps)).join(', ');
@@ -313,6 +351,18 @@ export function renderMessagesReport(r: MessagesReport): string {
       '',
       `Ratio per round: REST ${roundsOf(rest.rounds)}; tRPC ${roundsOf(trpc.rounds)}.`,
     );
+    const { floor } = r.sends;
+    if (floor) {
+      const m = floor.median;
+      out.push(
+        '',
+        'The floor of the stack: the same REST sends with `message_send` reduced, in the bench’s database only, to the ' +
+          'reference’s statement (the seq, the insert, the NOTIFY; no repeat check, rate limit, office hours, read mark, ' +
+          'pushes or away reply). What is left is the HTTP and application stack around one statement: ' +
+          `${load(m.app)} against ${load(m.ref)}, ${ratio(m.app.rps, m.ref.rps)} (CPU per send ${cpu(m.app)} against ` +
+          `${cpu(m.ref)}; ratio per round ${roundsOf(floor.rounds)}).`,
+      );
+    }
   }
   return out.join('\n');
 }
