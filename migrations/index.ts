@@ -22,6 +22,7 @@ import * as appointments from './2026-11-26T0830_appointments.js';
 import * as calls from './2026-11-26T0840_calls.js';
 import * as razorpayEvents from './2026-11-26T0860_razorpay_events.js';
 import * as messageSendInOneCall from './2026-11-26T0900_message_send_in_one_call.js';
+import * as messageSendBatch from './2026-11-26T1000_message_send_batch.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0840_calls': calls,
   '2026-11-26T0860_razorpay_events': razorpayEvents,
   '2026-11-26T0900_message_send_in_one_call': messageSendInOneCall,
+  '2026-11-26T1000_message_send_batch': messageSendBatch,
 };

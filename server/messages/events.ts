@@ -3,6 +3,7 @@ import { createNotifySource, type NotifySource } from '../realtime/notify-source
 import * as repo from './repo.js';
 import { SentHere } from './sent-here.js';
 import { KeptOfficeHours } from './console.js';
+import { SendBatcher } from './send-batch.js';
 import type { MessageSignal } from './schema.js';
 
 /**
@@ -55,6 +56,8 @@ export type MessagesBus = NotifySource<MessageNote> & {
   sentHere: SentHere;
   /** The office hours as this instance last read them (a send checks their version). */
   officeHours: KeptOfficeHours;
+  /** Sends that arrive together go to the database in one call (send-batch.ts, decision 124). */
+  sends: SendBatcher;
 };
 
 export function createMessagesBus(handle: DbHandle, onError: (err: Error) => void = () => {}): MessagesBus {
@@ -64,6 +67,7 @@ export function createMessagesBus(handle: DbHandle, onError: (err: Error) => voi
     ...source,
     sentHere: new SentHere(),
     officeHours: new KeptOfficeHours(),
+    sends: new SendBatcher(handle.db),
     typingAllowed(userId, conversationId, nowMs) {
       const key = `${userId}:${conversationId}`;
       const last = lastTyping.get(key);

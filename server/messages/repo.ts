@@ -478,7 +478,12 @@ export async function sendInOneCall(db: Db, a: SendInOneCall) {
       ${a.limit.bucket}::text, ${a.limit.max}::integer, ${a.limit.windowMs}::bigint,
       ${a.hoursVersion}::text, ${a.away?.until ?? null}::timestamptz, ${a.away?.text ?? null}::text,
       ${JSON.stringify(a.push)}::jsonb, ${a.channel}::text)`.execute(db);
-  const r = rows[0]!;
+  return sendResultOf(rows[0]!);
+}
+
+export type SendResult = ReturnType<typeof sendResultOf>;
+
+function sendResultOf(r: SendRow) {
   const { outcome, full_at, client_id, push_ids, ...message } = r;
   // A message just stored carries no files yet (the caller claims them); a repeat's are read with it again.
   return {
@@ -488,6 +493,37 @@ export async function sendInOneCall(db: Db, a: SendInOneCall) {
     pushIds: push_ids ?? [],
     message: { ...message, attachment_ids: [] } as MessageRow,
   };
+}
+
+/**
+ * Several sends in one call (`message_send_batch`, decision 124): each is `message_send` with all its rules, in one
+ * transaction; the answers come back in the order of `sends`. One send that fails outright (not a refusal: an
+ * error) fails the call, and nothing of it is stored.
+ */
+export async function sendBatchInOneCall(db: Db, sends: readonly SendInOneCall[]): Promise<SendResult[]> {
+  const channel = sends[0]?.channel;
+  if (!channel || sends.some((a) => a.channel !== channel)) throw new Error('a batch of sends notifies one channel');
+  const items = sends.map((a) => ({
+    conversation_id: a.conversationId,
+    sender_id: a.senderId,
+    sender_role: a.senderRole,
+    client_message_id: a.clientMessageId,
+    text: a.text,
+    at: a.at.toISOString(),
+    bucket: a.limit.bucket,
+    limit_max: a.limit.max,
+    limit_window_ms: a.limit.windowMs,
+    hours_version: a.hoursVersion,
+    away_until: a.away?.until.toISOString() ?? null,
+    away_text: a.away?.text ?? null,
+    push: a.push,
+  }));
+  const { rows } = await sql<SendRow & { idx: number }>`
+    select * from message_send_batch(${JSON.stringify(items)}::jsonb, ${channel}::text)`.execute(db);
+  if (rows.length !== sends.length) throw new Error(`message_send_batch answered ${rows.length} of ${sends.length} sends`);
+  const results: SendResult[] = new Array(sends.length);
+  for (const { idx, ...row } of rows) results[idx - 1] = sendResultOf(row);
+  return results;
 }
 
 /** The live-delivery hint, sent from inside the change's transaction (only a commit sends it): ids and numbers only. */

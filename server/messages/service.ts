@@ -34,7 +34,7 @@ export type MessageDeps = {
   mailer: Mailer;
   jobs?: JobQueue;
   /** This instance's channel: a message sent here is kept for its own live event (sent-here.ts), the office hours read once. */
-  messagesBus?: Pick<MessagesBus, 'sentHere' | 'officeHours'>;
+  messagesBus?: Pick<MessagesBus, 'sentHere' | 'officeHours' | 'sends'>;
 };
 
 /** Who an automatic reply is from. */
@@ -131,7 +131,12 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
     // Without this instance's bus (a script, a test) the hours are read on every send.
     const known = role === 'client' ? await (deps.messagesBus?.officeHours ?? new KeptOfficeHours()).get(db, fresh) : null;
     const opensAt = known ? nextOpening(known.hours, now) : null;
-    return repo.sendInOneCall(db, {
+    // Outside a transaction, sends arriving together share one call to the database (decision 124).
+    const call =
+      db === deps.db && deps.messagesBus
+        ? deps.messagesBus.sends.send.bind(deps.messagesBus.sends)
+        : (a: repo.SendInOneCall) => repo.sendInOneCall(db, a);
+    return call({
       conversationId: input.conversationId,
       senderId: actor.id,
       senderRole: role,
