@@ -297,10 +297,10 @@ async function messages(app: Child, app2: Child, reference: Child, chat: ChatDat
   const measureRef = () => measured(loads.reference, reference);
   const rest = await pairedRounds('sends, REST', SEND_ROUNDS, measureRef, () => measured(loads.rest, app));
   const trpc = await pairedRounds('sends, tRPC', SEND_ROUNDS, measureRef, () => measured(loads.trpc, app));
-  // The same REST sends with the send reduced to the reference's statement: how much of the gap is the stack's.
+  // The same REST sends with the send reduced to the reference's statement: what the send's own rules cost.
   const { rows: saved } = await db.query<{ sql: string }>(SEND_DEFINITION_SQL);
   await db.query(SEND_FLOOR_SQL);
-  const floor = await pairedRounds('sends, REST, floor', SEND_ROUNDS, measureRef, () => measured(loads.rest, app)).finally(() =>
+  const floor = await pairedRounds('sends, REST, without the rules', SEND_ROUNDS, measureRef, () => measured(loads.rest, app)).finally(() =>
     db.query(saved[0]!.sql),
   );
   return { date: new Date().toISOString(), loadavg: os.loadavg(), seconds, delivery: rows, sends: { rest, trpc, floor } };

@@ -240,17 +240,18 @@ export type MessagesReport = {
   sends: {
     rest: { median: PairedRound; rounds: PairedRound[] };
     trpc: { median: PairedRound; rounds: PairedRound[] };
-    /** REST again with `message_send` doing only the reference's statement (SEND_FLOOR_SQL): what the HTTP stack alone costs. */
+    /** REST again with `message_send` doing only the reference's statement (SEND_FLOOR_SQL): what the send's rules cost. */
     floor?: { median: PairedRound; rounds: PairedRound[] };
   } | null;
 };
 
 /**
- * The floor of the app's stack (bench database only): `message_send` with its signature and answer kept, doing
+ * The send without its rules (bench database only): `message_send` with its signature and answer kept, doing
  * only what the reference's statement does (the seq, the insert, the NOTIFY). Every rule a real send keeps (the
  * repeat check, the rate limit, who may write, office hours, the read mark, pushes, the away reply) is left out,
- * so REST sends against it measure Hono, the session, zod, the service and Kysely around one statement. The real
- * function is put back after (`restoreSendSql`).
+ * so the difference between REST sends against it and against the real function is what those rules cost; the
+ * rest (Hono, the session, zod, the service, Kysely, the batching of decision 124) is the same. The real function
+ * is put back after (SEND_DEFINITION_SQL).
  */
 export const SEND_FLOOR_SQL = `
   create or replace function message_send(
@@ -356,9 +357,9 @@ export function renderMessagesReport(r: MessagesReport): string {
       const m = floor.median;
       out.push(
         '',
-        'The floor of the stack: the same REST sends with `message_send` reduced, in the bench’s database only, to the ' +
-          'reference’s statement (the seq, the insert, the NOTIFY; no repeat check, rate limit, office hours, read mark, ' +
-          'pushes or away reply). What is left is the HTTP and application stack around one statement: ' +
+        'What the send’s own rules cost: the same REST sends with `message_send` reduced, in the bench’s database only, ' +
+          'to the reference’s statement (the seq, the insert, the NOTIFY; no repeat check, rate limit, office hours, read ' +
+          'mark, pushes or away reply), everything around it unchanged: ' +
           `${load(m.app)} against ${load(m.ref)}, ${ratio(m.app.rps, m.ref.rps)} (CPU per send ${cpu(m.app)} against ` +
           `${cpu(m.ref)}; ratio per round ${roundsOf(floor.rounds)}).`,
       );
