@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import * as repo from './repo.js';
 
 /** Calls to the database for sends that may be under way at once; more sends wait and go together in the next call. */
@@ -16,8 +17,9 @@ type Waiting = { send: repo.SendInOneCall; resolve: (r: repo.SendResult) => void
  * a share of one statement, one round trip and one commit.
  *
  * A speed trick only, with the same answers: each send keeps all its rules inside the batch. When a batch fails
- * (an error in one send, a deadlock with another instance's transaction, a lost connection), every send in it is
- * tried again alone, in the order they came, so each gets its own answer (a send whose batch did commit answers as a repeat). Sends in a
+ * (an error in one send, a deadlock with another instance's transaction), every send in it is tried again alone,
+ * in the order they came, so each gets its own answer; when the database cannot be reached, every send of the
+ * batch is answered with that at once (a client's retry of a send whose batch did commit answers as a repeat). Sends in a
  * caller's transaction (a message with files) never come here.
  */
 export class SendBatcher {
@@ -60,7 +62,12 @@ export class SendBatcher {
         this.db,
         batch.map((w) => w.send),
       );
-    } catch {
+    } catch (err) {
+      // The database is unreachable: every send hears so now (503), instead of each waiting for its own try to fail.
+      if (isDatabaseUnavailable(err)) {
+        for (const w of batch) w.reject(err);
+        return;
+      }
       // One after the other, in the order they came: a sender's messages keep their order.
       for (const w of batch) await this.alone(w);
       return;

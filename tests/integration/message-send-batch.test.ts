@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES_CHANNEL } from '../../server/messages/events.js';
 import { messagePush } from '../../server/messages/notify.js';
@@ -6,6 +8,8 @@ import type { SendInOneCall } from '../../server/messages/repo.js';
 import { SendBatcher } from '../../server/messages/send-batch.js';
 import { issueSession } from '../../server/auth/sessions-repo.js';
 import { ROLE } from '../../server/auth/roles.js';
+import type { Database } from '../../server/db/index.js';
+import { isDatabaseUnavailable } from '../../server/db/unavailable.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -146,5 +150,22 @@ describe('sends that arrive together', () => {
     expect(await seqsOf(id)).toEqual([1, 2, 3]);
     const texts = await server.deps.db.selectFrom('messages').select('text').where('conversation_id', '=', id).orderBy('seq').execute();
     expect(texts.map((t) => t.text)).toEqual(['goes alone', 'before', 'after']);
+  });
+
+  it('answers every send of a batch at once when the database cannot be reached, without trying each again', async () => {
+    const asha = await client('Asha');
+    const id = await conversationOf(asha);
+    // A real connection to a port nobody listens on: refused at once.
+    const pool = new pg.Pool({ host: '127.0.0.1', port: 1, user: 'postgres', connectionTimeoutMillis: 2000 });
+    const unreachable = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      const batcher = new SendBatcher(unreachable, { inFlight: 1, batchMax: 64 });
+      const answers = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => batcher.send(clientSend(asha, id, `m${i}`))));
+      expect(answers.every((a) => a.status === 'rejected' && isDatabaseUnavailable(a.reason))).toBe(true);
+      // The first alone, then the other three as one batch: nothing tried twice.
+      expect(batcher.counts).toEqual({ calls: 2, batches: 1, sends: 4 });
+    } finally {
+      await unreachable.destroy();
+    }
   });
 });
