@@ -42,9 +42,10 @@ import {
   delivery,
   type MessagesReport,
   renderMessagesReport,
-  SEND_DEFINITION_SQL,
-  SEND_FLOOR_SQL,
+  type StoredSend,
+  STORED_SEND_SQL,
   seedConversations,
+  sendFloorSql,
   sendLoads,
 } from './bench/messages.js';
 
@@ -298,8 +299,8 @@ async function messages(app: Child, app2: Child, reference: Child, chat: ChatDat
   const rest = await pairedRounds('sends, REST', SEND_ROUNDS, measureRef, () => measured(loads.rest, app));
   const trpc = await pairedRounds('sends, tRPC', SEND_ROUNDS, measureRef, () => measured(loads.trpc, app));
   // The same REST sends with the send reduced to the reference's statement: what the send's own rules cost.
-  const { rows: saved } = await db.query<{ sql: string }>(SEND_DEFINITION_SQL);
-  await db.query(SEND_FLOOR_SQL);
+  const { rows: saved } = await db.query<StoredSend>(STORED_SEND_SQL);
+  await db.query(sendFloorSql(saved[0]!));
   const floor = await pairedRounds('sends, REST, without the rules', SEND_ROUNDS, measureRef, () => measured(loads.rest, app)).finally(() =>
     db.query(saved[0]!.sql),
   );

@@ -240,7 +240,7 @@ export type MessagesReport = {
   sends: {
     rest: { median: PairedRound; rounds: PairedRound[] };
     trpc: { median: PairedRound; rounds: PairedRound[] };
-    /** REST again with `message_send` doing only the reference's statement (SEND_FLOOR_SQL): what the send's rules cost. */
+    /** REST again with `message_send` doing only the reference's statement (sendFloorSql): what the send's rules cost. */
     floor?: { median: PairedRound; rounds: PairedRound[] };
   } | null;
 };
@@ -251,18 +251,12 @@ export type MessagesReport = {
  * repeat check, the rate limit, who may write, office hours, the read mark, pushes, the away reply) is left out,
  * so the difference between REST sends against it and against the real function is what those rules cost; the
  * rest (Hono, the session, zod, the service, Kysely, the batching of decision 124) is the same. The real function
- * is put back after (SEND_DEFINITION_SQL).
+ * is put back after (STORED_SEND_SQL).
  */
-export const SEND_FLOOR_SQL = `
-  create or replace function message_send(
-    p_conversation_id integer, p_sender_id integer, p_sender_role text, p_key uuid, p_text text, p_at timestamptz,
-    p_bucket text, p_limit_max integer, p_limit_window_ms bigint,
-    p_hours_version text, p_away_until timestamptz, p_away_text text,
-    p_push jsonb, p_channel text)
-  returns table (
-    outcome text, full_at timestamptz, client_id integer, push_ids integer[],
-    id integer, conversation_id integer, seq integer, sender_id integer, sender_role text,
-    client_message_id uuid, text text, sent_at timestamptz, sender_first text, sender_last text)
+export function sendFloorSql(stored: StoredSend): string {
+  // The signature and the answer's columns come from the stored function, so they cannot drift from the migration.
+  return `
+  create or replace function message_send(${stored.args}) returns ${stored.result}
   language plpgsql volatile as $$
   #variable_conflict use_column
   declare c record; m record;
@@ -275,9 +269,12 @@ export const SEND_FLOOR_SQL = `
     return query select 'sent'::text, null::timestamptz, c.client_id, '{}'::integer[],
       m.id, c.id, c.last_seq, p_sender_id, p_sender_role, p_key, p_text, p_at, ''::text, ''::text;
   end $$`;
+}
 
-/** The stored definition of `message_send`, to put back after the floor's rounds. */
-export const SEND_DEFINITION_SQL = `select pg_get_functiondef('message_send'::regproc) as sql`;
+/** The stored `message_send`: its whole definition (put back after the reduced rounds), its arguments and its answer. */
+export type StoredSend = { sql: string; args: string; result: string };
+export const STORED_SEND_SQL = `select pg_get_functiondef(p.oid) as sql, pg_get_function_arguments(p.oid) as args,
+  pg_get_function_result(p.oid) as result from pg_proc p where p.oid = 'message_send'::regproc`;
 
 const kib = (v: number | undefined) => (v === undefined ? '–' : `${v.toFixed(1)} KiB`);
 const roundsOf = (rounds: PairedRound[]) => rounds.map((r) => ratio(r.app.rps, r.ref.rps)).join(', ');
