@@ -168,6 +168,23 @@ const NO_RENEWAL = new Set(['auth.signIn', 'auth.refresh', 'auth.signOut', 'auth
  * why). Any call failing for an outage reports it. Subscriptions are renewed
  * by their owner (the socket carries the token from when it opened).
  */
+/**
+ * A tRPC link: while the user is signing out, every call but the sign-out itself fails here, unsent. A read that
+ * a page starts meanwhile (one mounted as its code arrived) would otherwise reach the server after the session
+ * was revoked and be answered 401; the page is about to be left, so its error is handled (no toast).
+ */
+export function signingOutLink(): TRPCLink<AppRouter> {
+  return () =>
+    ({ op, next }) => {
+      if (!session.isSigningOut() || op.path === 'auth.signOut') return next(op);
+      return observable((observer) => {
+        const error = new TRPCClientError<AppRouter>('Signing out: this call was not sent.');
+        handledErrors.add(error);
+        observer.error(error);
+      });
+    };
+}
+
 export function sessionRefreshLink(): TRPCLink<AppRouter> {
   return () =>
     ({ op, next }) =>

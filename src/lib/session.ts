@@ -11,6 +11,8 @@ const KEYS = { token: 'user', refresh: 'refresh_user', info: 'info' } as const;
 /** Not session data: the known-device token outlives sign-out, so the owner's device keeps its own sign-in limit (decision 026). */
 const KNOWN_DEVICE_KEY = 'known_device';
 const listeners = new Set<() => void>();
+/** Between "Sign out" and the session's end: nothing but the sign-out itself is sent (auth-client.ts, signingOutLink). */
+let signingOut = false;
 const notify = () => {
   for (const l of listeners) l();
 };
@@ -47,6 +49,13 @@ export const session = {
     if (device) localStorage.setItem(KNOWN_DEVICE_KEY, device);
     notify();
   },
+  beginSignOut() {
+    signingOut = true;
+  },
+  endSignOut() {
+    signingOut = false;
+  },
+  isSigningOut: () => signingOut,
   deviceToken: () => localStorage.getItem(KNOWN_DEVICE_KEY) ?? undefined,
   rememberDevice(token: string) {
     localStorage.setItem(KNOWN_DEVICE_KEY, token);

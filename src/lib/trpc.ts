@@ -4,7 +4,7 @@ import { createTRPCContext } from '@trpc/tanstack-react-query';
 import superjson from 'superjson';
 import { MAX_BATCH_SIZE, isAuthCall } from '../../server/trpc/batch-rules';
 import type { AppRouter } from '../../server/trpc/root';
-import { sessionRefreshLink } from './auth-client';
+import { sessionRefreshLink, signingOutLink } from './auth-client';
 import { connection } from './connection';
 import { session } from './session';
 
@@ -49,6 +49,8 @@ const authHeader = () => {
 
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
+    // While signing out, nothing else is sent.
+    signingOutLink(),
     // An expired session token is renewed once with the refresh token, else the user is signed out.
     sessionRefreshLink(),
     splitLink({

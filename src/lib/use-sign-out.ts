@@ -25,21 +25,27 @@ export function useSignOut() {
   const finish = () => {
     const destination = signedOutPath();
     session.clear();
+    session.endSignOut();
     queryClient.clear();
     navigate(destination);
     toast.success(SIGNED_OUT_MESSAGE);
   };
 
   return async () => {
+    // Reads still on their way (a page signed out of as soon as it showed) or started meanwhile would reach the
+    // server after the session is gone and be answered 401: from now on nothing else is sent, and those under
+    // way are called off, nothing of them kept.
+    session.beginSignOut();
     try {
-      // Reads still on their way (a page signed out of as soon as it showed) would reach the server after the
-      // session is gone and be answered 401: they are called off first, and nothing of them is kept.
       await queryClient.cancelQueries();
       await overlay.run(signOut.mutateAsync({ refreshToken: session.refreshToken() ?? undefined }));
       finish();
     } catch (error) {
       if (isUnauthorized(error)) finish();
-      else toastError(error);
+      else {
+        session.endSignOut();
+        toastError(error);
+      }
     }
   };
 }
