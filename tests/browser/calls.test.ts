@@ -53,10 +53,35 @@ const peerStates = (page: Page) =>
       (await pc.getStats()).forEach((r: Record<string, unknown>) => {
         if (r.type === 'local-candidate' || r.type === 'remote-candidate') kinds.push(`${r.type}:${r.candidateType}`);
       });
-      out.push(`${pc.connectionState}/${pc.iceConnectionState}/${pc.signalingState} ${kinds.join(',')}`);
+      const described = `local ${pc.localDescription?.type ?? 'none'}, remote ${pc.remoteDescription?.type ?? 'none'}, gathering ${pc.iceGatheringState}, transceivers ${pc.getTransceivers().length}`;
+      out.push(`${pc.connectionState}/${pc.iceConnectionState}/${pc.signalingState} (${described}) ${kinds.join(',')}`);
     }
     return `${out.join(' | ')} :: ${document.querySelector('[data-testid=call-status]')?.textContent}`;
   });
+
+/** What the page sent and heard of the call's signalling, in order (for a message when the call does not connect). */
+function signalLog(page: Page) {
+  const log: string[] = [];
+  const t0 = Date.now();
+  const at = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  page.on('request', (r) => {
+    if (r.url().includes('calls.signal')) log.push(`${at()} sent ${(r.postData() ?? '').match(/"kind":"(\w+)"/g)?.join('+') ?? '?'}`);
+  });
+  page.on('requestfailed', (r) => {
+    if (r.url().includes('calls.signal')) log.push(`${at()} send failed: ${r.failure()?.errorText}`);
+  });
+  page.on('response', (r) => {
+    if (r.url().includes('calls.signal') && r.status() !== 200) log.push(`${at()} send answered ${r.status()}`);
+  });
+  page.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => {
+      const text = typeof f.payload === 'string' ? f.payload : '';
+      const kinds = text.match(/"kind":"(\w+)"/g);
+      if (kinds && /appointmentId|signal|ready|left|replaced/.test(text)) log.push(`${at()} heard ${kinds.join('+')}`);
+    }),
+  );
+  return log;
+}
 
 /** The most video frames decoded from the other side by any open connection of the page. */
 const framesDecoded = (page: Page) =>
@@ -97,6 +122,8 @@ describe('a call between a client and a dietitian', () => {
     // The fake camera and microphone, allowed for both (Playwright answers permission prompts itself).
     await Promise.all([phone.context.grantPermissions(['camera', 'microphone']), desk.context.grantPermissions(['camera', 'microphone'])]);
     await Promise.all([watchPeerConnections(phone.page), watchPeerConnections(desk.page)]);
+    const phoneSignals = signalLog(phone.page);
+    const deskSignals = signalLog(desk.page);
     await Promise.all([phone.page.goto(`/call/${id}`, { timeout: 30_000 }), desk.page.goto(`/call/${id}`, { timeout: 30_000 })]);
     await expect.poll(() => phone.page.getByRole('heading', { name: 'Follow-up with Meera' }).isVisible(), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => desk.page.getByRole('heading', { name: 'Follow-up with Asha' }).isVisible(), { timeout: 15_000 }).toBe(true);
@@ -113,7 +140,10 @@ describe('a call between a client and a dietitian', () => {
       .poll(connected, { timeout: 40_000 })
       .toBe(true)
       .catch(async (err: Error) => {
-        throw new Error(`${err.message}\nclient: ${await peerStates(phone.page)}\ndietitian: ${await peerStates(desk.page)}`);
+        throw new Error(
+          `${err.message}\nclient: ${await peerStates(phone.page)}\ndietitian: ${await peerStates(desk.page)}` +
+            `\nclient's signals: ${phoneSignals.join('; ')}\ndietitian's signals: ${deskSignals.join('; ')}`,
+        );
       });
     await expect.poll(() => phone.page.getByTestId('call-status').textContent(), { timeout: 15_000 }).toBe('Connected');
     await expect.poll(() => desk.page.getByTestId('call-status').textContent(), { timeout: 15_000 }).toBe('Connected');
@@ -173,4 +203,46 @@ describe('a call between a client and a dietitian', () => {
     expect(desk.errors).toEqual([]);
     await Promise.all([phone.context.close(), desk.context.close(), third.context.close(), other.context.close()]);
   }, 180_000);
+
+  it('connects even when a signal is lost on the way: a stalled side starts the connection afresh', async () => {
+    const asha = await newClient(server, { firstName: 'Lata', lastName: 'Menon' });
+    const meera = await server.user({ role: 'admin', firstName: 'Nisha', lastName: 'Pillai' });
+    const id = await appointmentStartingIn(5, asha.id, meera.id);
+    const phone = await signedInPage(browser, server, asha, { viewport: PHONE });
+    const desk = await signedInPage(browser, server, { ...meera, fullName: 'Nisha Pillai' }, { viewport: DESKTOP });
+    await Promise.all([phone.context.grantPermissions(['camera', 'microphone']), desk.context.grantPermissions(['camera', 'microphone'])]);
+    await Promise.all([watchPeerConnections(phone.page), watchPeerConnections(desk.page)]);
+    // Every offer or answer the client's page sends is lost on the way, until the dietitian's page has waited a while.
+    let dropping = true;
+    let dropped = 0;
+    await phone.page.route('**/trpc/calls.signal**', async (route) => {
+      if (dropping && /"description"/.test(route.request().postData() ?? '')) {
+        dropped += 1;
+        await route.abort('connectionreset');
+      } else await route.continue();
+    });
+    await Promise.all([phone.page.goto(`/call/${id}`, { timeout: 30_000 }), desk.page.goto(`/call/${id}`, { timeout: 30_000 })]);
+    await expect.poll(() => desk.page.getByRole('button', { name: 'Join call' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await desk.page.getByRole('button', { name: 'Join call' }).click();
+    await expect.poll(() => desk.page.getByTestId('call-status').textContent(), { timeout: 15_000 }).toBe('Waiting for Lata to join…');
+    await expect.poll(() => phone.page.getByRole('button', { name: 'Join call' }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await phone.page.getByRole('button', { name: 'Join call' }).click();
+    await expect.poll(() => dropped, { timeout: 15_000 }).toBeGreaterThan(0);
+    // Lost: neither side connects.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await framesDecoded(desk.page)).toBe(0);
+    dropping = false;
+    // No reload, no click: the stalled side starts again and both see each other.
+    const connected = async () => (await framesDecoded(phone.page)) > 0 && (await framesDecoded(desk.page)) > 0;
+    await expect
+      .poll(connected, { timeout: 40_000 })
+      .toBe(true)
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}\nclient: ${await peerStates(phone.page)}\ndietitian: ${await peerStates(desk.page)}`);
+      });
+    phone.errors.splice(0, phone.errors.length, ...phone.errors.filter((e) => !e.includes('ERR_CONNECTION_RESET')));
+    expect(phone.errors).toEqual([]);
+    expect(desk.errors).toEqual([]);
+    await Promise.all([phone.context.close(), desk.context.close()]);
+  }, 120_000);
 });

@@ -48,6 +48,8 @@ type Client = typeof trpcClient;
 /** A connection "disconnected" this long is restarted (ICE restart) rather than waited for. */
 const DISCONNECTED_RESTART_MS = 3000;
 const STATS_EVERY_MS = 2000;
+/** A connection that has neither connected nor changed state this long is started afresh on both sides. */
+const STALLED_MS = 10_000;
 /** Above these the connection is called weak: a round trip in seconds, and the share of packets lost since the last look. */
 const WEAK_RTT_S = 0.5;
 const WEAK_LOSS = 0.05;
@@ -89,6 +91,8 @@ export class CallSession {
   private disconnectedTimer: ReturnType<typeof setTimeout> | undefined;
   private statsTimer: ReturnType<typeof setInterval> | undefined;
   private lastLoss = { lost: 0, received: 0 };
+  /** When this connection was made, last changed state or was started again because it stalled. */
+  private negotiatingSince = 0;
   private stopped = false;
 
   constructor(
@@ -214,8 +218,10 @@ export class CallSession {
       this.set({ status: 'waiting', otherLeft: true, remoteStream: null, remoteMuted: false, remoteCameraOff: false, weak: false });
       return;
     }
-    // hello, welcome, description: this page talks to `from` from now on (a new page of theirs starts afresh).
-    if (from !== this.remotePeer) {
+    // hello, welcome, description: this page talks to `from` from now on (a new page of theirs starts afresh, and
+    // so does a hello from the same page while the two are not connected: it gave up on a stalled connection).
+    const startsAgain = signal.kind === 'hello' && from === this.remotePeer && this.pc !== null && this.pc.connectionState !== 'connected';
+    if (from !== this.remotePeer || startsAgain) {
       this.closePeer();
       this.remotePeer = from;
       this.set({ otherLeft: false });
@@ -243,6 +249,7 @@ export class CallSession {
     if (this.pc) return this.pc;
     const pc = new RTCPeerConnection({ iceServers: this.iceServers });
     this.pc = pc;
+    this.negotiatingSince = Date.now();
     this.set({ status: 'connecting' });
     const local = this.snapshot.localStream;
     if (local) for (const track of local.getTracks()) pc.addTrack(track, local);
@@ -285,6 +292,8 @@ export class CallSession {
     pc.onconnectionstatechange = () => {
       if (this.pc !== pc) return;
       clearTimeout(this.disconnectedTimer);
+      // Any change is progress: the stall watch counts from here.
+      this.negotiatingSince = Date.now();
       const state = pc.connectionState;
       if (state === 'connected') this.set({ status: 'connected' });
       else if (state === 'failed') {
@@ -308,8 +317,24 @@ export class CallSession {
     }
   };
 
+  /**
+   * Signals travel one by one over HTTP and one may be lost (a request that failed, an answer to an offer that was
+   * given way to), or a connection may never find a path (seen in CI: a page's ICE gathering that never produced a
+   * candidate): the two sides would wait for each other for ever. A connection that has neither connected nor
+   * changed state for STALLED_MS is started afresh: this page makes a new one and says hello again, and the other
+   * page, not connected either, makes a new one too (onSignal); perfect negotiation sorts out the rest.
+   */
+  private restartIfStalled(pc: RTCPeerConnection) {
+    if (!this.remotePeer || pc.connectionState === 'connected') return;
+    if (Date.now() - this.negotiatingSince < STALLED_MS) return;
+    this.closePeer();
+    this.set({ status: 'connecting', remoteStream: null });
+    void this.send({ kind: 'hello' });
+  }
+
   private async checkStats() {
     const pc = this.pc;
+    if (pc && pc.connectionState !== 'closed') this.restartIfStalled(pc);
     if (pc?.connectionState !== 'connected') return;
     const report = await pc.getStats();
     let rtt = 0;
