@@ -37,6 +37,24 @@ const toArray = (d: Date): [number, number, number, number, number] => [
   d.getUTCMinutes(),
 ];
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to drop control characters (a tab may stay)
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
+
+/**
+ * A name as an iCalendar parameter value (CN=…), encoded as RFC 6868 says:
+ * a quoted parameter value cannot hold a double quote or a line break, and
+ * the `ics` library only backslash-escapes quotes, which calendars read as the
+ * end of the value. `^` becomes `^^`, a line break `^n`, `"` becomes `^'`;
+ * other control characters have no encoding there and are dropped.
+ */
+export function icsParamText(value: string): string {
+  return value
+    .replace(/\^/g, '^^')
+    .replace(/\r\n|\r|\n/g, '^n')
+    .replace(/"/g, "^'")
+    .replace(CONTROL_CHARACTERS, '');
+}
+
 /** The appointment as an iCalendar file: a request, or a cancellation of the same UID. */
 export function appointmentIcs(
   a: MailAppointment,
@@ -59,10 +77,18 @@ export function appointmentIcs(
     ...(url ? { url, location: url } : {}),
     status: opts.cancelled ? 'CANCELLED' : 'CONFIRMED',
     busyStatus: 'BUSY',
-    organizer: { name: a.dietitianName, email: BRAND.supportEmail },
+    organizer: { name: icsParamText(a.dietitianName), email: BRAND.supportEmail },
     ...(opts.attendee
       ? {
-          attendees: [{ name: opts.attendee.name, email: opts.attendee.email, rsvp: false, partstat: 'ACCEPTED', role: 'REQ-PARTICIPANT' }],
+          attendees: [
+            {
+              name: icsParamText(opts.attendee.name),
+              email: opts.attendee.email,
+              rsvp: false,
+              partstat: 'ACCEPTED',
+              role: 'REQ-PARTICIPANT',
+            },
+          ],
         }
       : {}),
   };
