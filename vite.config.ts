@@ -1,9 +1,9 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { precompress } from './scripts/build/precompress';
-import { prerender } from './scripts/build/prerender';
-import { pwa } from './scripts/build/pwa';
+import { precompress } from './scripts/build/precompress.js';
+import { prerender } from './scripts/build/prerender.js';
+import { pwa } from './scripts/build/pwa.js';
 
 const api = process.env.POSHAN_API ?? 'http://127.0.0.1:3000';
 

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Manifest, type Plugin, type ResolvedConfig } from 'vite';
-import { BRAND } from '../../server/brand';
-import { formsThatCouldGet, PAINT_FIRST_SCRIPT } from '../../server/http/paint-first';
-import { APP_SHELL_FILE, NOT_FOUND_FILE, ORIGIN_PLACEHOLDER, PRERENDERED_PATHS, prerenderedFile } from '../../server/http/site-pages';
+import { BRAND } from '../../server/brand.js';
+import { formsThatCouldGet, PAINT_FIRST_SCRIPT } from '../../server/http/paint-first.js';
+import { APP_SHELL_FILE, NOT_FOUND_FILE, ORIGIN_PLACEHOLDER, PRERENDERED_PATHS, prerenderedFile } from '../../server/http/site-pages.js';
 
 /**
  * The lazily loaded module of each prerendered page: its chunk (and CSS) is preloaded by the

@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { BRAND } from '../../server/brand';
-import { APP_SHELL_FILE } from '../../server/http/site-pages';
+import { BRAND } from '../../server/brand.js';
+import { APP_SHELL_FILE } from '../../server/http/site-pages.js';
 
 /** Where the installed app opens, and the address the service worker answers dashboard navigations with (the app shell). */
 export const PWA_START_URL = '/dashboard';
@@ -12,6 +12,17 @@ const icon = (file: string, size: number, purpose: 'any' | 'maskable') => ({
   type: 'image/png',
   purpose,
 });
+
+/** Renames vite-plugin-pwa's `inlineDynamicImports: true` for the worker to Rolldown's `codeSplitting: false`. */
+function workerOutputInOneFile(): Plugin {
+  return {
+    name: 'poshan:sw-one-file',
+    outputOptions(output) {
+      const { inlineDynamicImports, ...rest } = output as typeof output & { inlineDynamicImports?: boolean };
+      return inlineDynamicImports === undefined ? output : { ...rest, codeSplitting: !inlineDynamicImports };
+    },
+  };
+}
 
 /**
  * The installable app (decision 116): the web app manifest, written from server/brand.ts at build
@@ -57,6 +68,9 @@ export function pwa(): Plugin[] {
       ],
     },
     injectManifest: {
+      // The worker's own build still passes Rollup's inlineDynamicImports, which Vite 8 (Rolldown) warns about
+      // on every build; the same setting under its current name keeps the worker one file without the warning.
+      buildPlugins: { vite: [workerOutputInOneFile()] },
       globPatterns: ['assets/**/*.{js,css,woff2}', APP_SHELL_FILE, 'icons/*.png', 'favicon.svg'],
       // Not for a client's phone: the dietitians' console, and the emoji font's many subsets (the system's emoji stand in offline).
       globIgnores: ['assets/AdminArea-*', 'assets/noto-emoji-*'],
