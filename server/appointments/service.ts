@@ -8,6 +8,7 @@ import type { Db } from '../db/index.js';
 import type { AppointmentKind, Database } from '../db/schema.js';
 import type { Config } from '../env.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
+import { mailSafeName } from '../consultation/schema.js';
 import { type Mail, type Mailer, recordMail } from '../mail/mailer.js';
 import { recordNotices, type UserNotice } from '../notifications/notify.js';
 import { appointmentIcs, appointmentMail, dietitianMail, type MailAppointment, type MailEvent } from './mails.js';
@@ -307,7 +308,12 @@ const personOf = (r: repo.AppointmentRow) =>
         firstName: r.client_first,
         email: r.client_email ?? '',
       }
-    : { name: r.visitor_name ?? 'Visitor', firstName: (r.visitor_name ?? '').split(/\s+/)[0] || 'there', email: r.visitor_email ?? '' };
+    : // A visitor typed their own name: mails print it only when no mail client could make a link of it.
+      {
+        name: mailSafeName(r.visitor_name ?? '', 'Visitor') || 'Visitor',
+        firstName: mailSafeName(r.visitor_name ?? '', '').split(/\s+/)[0] || 'there',
+        email: r.visitor_email ?? '',
+      };
 
 const changeableUntil = (start: Date) => new Date(start.getTime() - CLIENT_CHANGE_HOURS * HOUR_MS);
 

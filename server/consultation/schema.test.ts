@@ -54,6 +54,25 @@ describe('consultationForm', () => {
     expect(firstMessage(patch)).toBe(message);
   });
 
+  it.each([
+    ['a@example.test, b@example.test', 'Enter a valid email address, like name@example.com'],
+    ['not-an-address', 'Enter a valid email address, like name@example.com'],
+    ['', 'Email is required'],
+  ])('takes one e-mail address only: %j → "%s"', (email, message) => {
+    expect(firstMessage({ email })).toBe(message);
+  });
+
+  it.each(['http://x.example', 'www.x', 'go to prize.example', 'me@x', 'a<b', 'evil。com'])(
+    'refuses a name that could become a link: %j',
+    (name) => {
+      expect(firstMessage({ name })).toMatch(/without web or email addresses/);
+    },
+  );
+
+  it.each(['Asha Rao', 'Dr. Sharma', 'S. K. Rao', "Jean-Luc O'Neil", 'आशा राव'])('takes the name %j', (name) => {
+    expect(firstMessage({ name })).toBeNull();
+  });
+
   it('reports one message per failing field', () => {
     const r = consultationForm.safeParse({ ...valid, contact: 'abc' });
     expect(r.error?.issues).toHaveLength(1);

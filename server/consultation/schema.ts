@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { instantField, timeZoneField } from '../appointments/schema.js';
 import type { ConsultationStatus } from '../db/schema.js';
-import { INT32_MAX, numberField, requiredText } from '../validation.js';
+import { emailAddress, INT32_MAX, numberField, requiredText } from '../validation.js';
 
 /*
  * The consultation modal's rules, shared by the React form and the
@@ -88,9 +88,28 @@ export const medicalConditionField = z.preprocess(
   z.boolean({ error: (iss) => (iss.input == null ? 'Condition is required' : 'Answer Yes or No') }),
 );
 
+/**
+ * What a mail client could turn into a link: a scheme (http://, mailto:), 'www.', an '@', angle
+ * brackets, or a dot with letters right after it (example.com, Dr.Sharma). The name is the greeting of
+ * the mails we send to the address given, so a visitor's own text must never become a link there; a
+ * name with a dot in it is written with a space after the dot ('Dr. Sharma', 'S. K. Rao').
+ */
+const LINK_LIKE = /[a-z][a-z0-9+.-]*:\/\/|\bwww[.。．｡]|mailto:|[@<>＠]|[\p{L}\p{N}_-][.。．｡]\p{L}{2}/iu;
+export const NAME_LINK_LIKE = 'Enter just your name, without web or email addresses (put a space after a dot, as in "Dr. Sharma")';
+/** Whether a name could become a link in a mail (names stored before this rule included). */
+export const looksLikeLink = (text: string) => LINK_LIKE.test(text);
+/** A visitor's name as a mail may print it: left out (the caller's fallback) when it could become a link. */
+export const mailSafeName = <T>(name: string, fallback: T) => (looksLikeLink(name) ? fallback : name);
+
+export const consultationNameField = requiredText('Name is required', CONSULTATION_NAME_MAX).refine(
+  (name) => !looksLikeLink(name),
+  NAME_LINK_LIKE,
+);
+
 export const consultationForm = z.object({
-  name: requiredText('Name is required', CONSULTATION_NAME_MAX),
-  email: requiredText('Email is required', CONSULTATION_EMAIL_MAX),
+  name: consultationNameField,
+  /** One address, as every e-mail field checks it: the booking mails go there, to no one else. */
+  email: emailAddress(CONSULTATION_EMAIL_MAX),
   gender: genderField,
   age: ageField,
   height: requiredText('Height is required', CONSULTATION_HEIGHT_MAX),

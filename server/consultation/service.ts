@@ -25,6 +25,7 @@ import {
   CHOOSE_A_COUNTRY,
   CONSULTATION_BOOKED,
   genderLabel,
+  mailSafeName,
 } from './schema.js';
 
 /**
@@ -77,7 +78,7 @@ export async function bookConsultation(
   }
   await deps.mailer.queue({
     to: BRAND.supportEmail,
-    subject: oneLine(`Consultation request #${booked.id} from ${input.name}`),
+    subject: oneLine(`Consultation request #${booked.id} from ${mailSafeName(input.name, 'a visitor')}`),
     text: [
       `Name: ${input.name}`,
       `Email: ${input.email}`,

@@ -2,6 +2,7 @@ import { BRAND } from '../brand.js';
 import { formatDay } from '../format.js';
 import { composeMail, type MailBlock } from './compose.js';
 import type { Mail } from './mailer.js';
+import { mailSafeName } from '../consultation/schema.js';
 
 /** Every mail the service sends, in plain text and branded HTML (compose.ts), written for the person who receives them. */
 
@@ -113,7 +114,7 @@ export function bookingReceivedMail(opts: { to: string; name: string; phone: str
   return composeMail({
     to: opts.to,
     subject: `We have your consultation request (#${opts.bookingId})`,
-    greetingName: opts.name,
+    greetingName: mailSafeName(opts.name, undefined),
     blocks: [
       `Thank you for booking a consultation with ${BRAND.name}. Your request #${opts.bookingId} has reached our dietitians.`,
       { heading: 'What happens next' },

@@ -321,6 +321,15 @@ describe('visitor consultations', () => {
     const callback = await post('/client/book-consultation', undefined, { ...form, contact: '9876500013', email: 'kiran@example.test' });
     expect(callback.status).toBe(201);
   });
+
+  it('refuses an e-mail field that is not one address with 400, also with a slot chosen', async () => {
+    const slot = ist('2026-10-23', '15:10');
+    for (const email of ['not-an-address', 'a@example.test, b@example.test']) {
+      const res = await post('/client/book-consultation', undefined, { ...form, contact: '9876500014', email, slot: slot.toISOString() });
+      expect(res.status).toBe(400);
+      expect(res.body.data.fieldErrors.email).toEqual(['Enter a valid email address, like name@example.com']);
+    }
+  });
 });
 
 describe('reminders', () => {

@@ -159,6 +159,58 @@ describe('POST /api/client/book-consultation', () => {
   });
 });
 
+describe('what the booking mails, and to whom', () => {
+  const outboxCount = async () =>
+    Number(
+      (
+        await server.deps.db
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('refuses a list of addresses in the e-mail field with 400, and mails no one', async () => {
+    const nine = Array.from({ length: 9 }, (_, i) => `target${i}@example.test`).join(', ');
+    const before = await outboxCount();
+    const res = await book({ ...booking, contact: '9876543299', name: 'Win a prize', email: nine });
+    expect(res.status).toBe(400);
+    expect(res.body.data.fieldErrors.email).toEqual(['Enter a valid email address, like name@example.com']);
+    expect(await outboxCount()).toBe(before);
+    for (const bad of ['not-an-address', 'a@example.test;b@example.test', 'a@example.test b@example.test']) {
+      expect((await book({ ...booking, contact: '9876543298', email: bad })).status).toBe(400);
+    }
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it('keeps one address, trimmed and lower-cased', async () => {
+    const res = await book({ ...booking, contact: '9876543297', email: '  Mixed.Case@Example.TEST ' });
+    expect(res.status).toBe(201);
+    const saved = await server.deps.db
+      .selectFrom('consultations')
+      .select('email')
+      .where('id', '=', res.body.data.id)
+      .executeTakeFirstOrThrow();
+    expect(saved.email).toBe('mixed.case@example.test');
+  });
+
+  it.each(['Visit https://prize.example', 'www.prize.example', 'claim at prize.example', 'me@prize.example', '<a href=x>Prize</a>'])(
+    'refuses a name a mail client could make a link of: %j',
+    async (name) => {
+      const before = await outboxCount();
+      const res = await book({ ...booking, contact: '9876543296', email: 'named@example.test', name });
+      expect(res.status).toBe(400);
+      expect(res.body.data.fieldErrors.name?.[0]).toMatch(/without web or email addresses/);
+      expect(await outboxCount()).toBe(before);
+    },
+  );
+
+  it('takes names with dots written as names are ("Dr. S. K. Rao")', async () => {
+    const res = await book({ ...booking, contact: '9876543295', email: 'dotted@example.test', name: 'Dr. S. K. Rao' });
+    expect(res.status).toBe(201);
+  });
+});
+
 describe('consultation.book over tRPC', () => {
   it('answers with the same message and id', async () => {
     const caller = createCaller(createContextInner({ deps: server.deps }));
