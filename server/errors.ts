@@ -44,6 +44,9 @@ export const unauthorized = (message = 'Please sign in to continue.') => new App
 export const forbidden = (message = 'You do not have permission to do that.') => new AppError('FORBIDDEN', message);
 export const notFound = (message: string, fieldErrors?: FieldErrors) => new AppError('NOT_FOUND', message, { fieldErrors });
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+/** A 422: the request is well formed but cannot be done as sent (e.g. a repeat's key with other details). */
+export const unprocessable = (message: string, fieldErrors?: FieldErrors) =>
+  new AppError('UNPROCESSABLE_CONTENT', message, { fieldErrors });
 
 /** How long a caller should wait before trying again during an outage (the Retry-After header). */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;

@@ -133,6 +133,12 @@ export const ERROR_ANSWERS: Record<number, ErrorAnswer> = {
     description: `The request body is larger than the server accepts (${JSON_BODY_LIMIT / 1024} KB).`,
     schema: 'Error',
   },
+  422: {
+    name: 'RepeatDiffers',
+    description:
+      'The idempotency key was used before with different details (the fields that differ are in data.fieldErrors): send the new request with a new key.',
+    schema: 'ValidationError',
+  },
   429: { name: 'TooManyRequests', description: 'Too many attempts; see Retry-After.', schema: 'Error', retryAfter: true },
   500: {
     name: 'InternalError',
@@ -155,6 +161,7 @@ export const ERROR_ANSWERS: Record<number, ErrorAnswer> = {
  * - 404 when its path names something (a path parameter), or a dietitian names the client it acts for;
  * - 413 when it reads a body (server/http/body-limit.ts bounds every one);
  * - 500 and 503 always (any route can fail, and any can meet a database outage);
+ * - 422 when a repeat is answered with the first result (`repeatAnswer`): its key sent again with other details;
  * - and whatever the route declares in `errors` (409, a rate limit’s 429, a 404 from its input...).
  */
 export function errorStatuses(route: RestRoute): number[] {
@@ -167,6 +174,7 @@ export function errorStatuses(route: RestRoute): number[] {
   }
   if (pathParamNames(route.path).length > 0 || route.clientData) statuses.add(404);
   if (readsBody) statuses.add(413);
+  if (route.repeatAnswer) statuses.add(422);
   for (const status of Object.keys(route.errors ?? {})) statuses.add(Number(status));
   return [...statuses].sort((a, b) => a - b);
 }
