@@ -117,18 +117,39 @@ export function pendingClaim(db: Db, invoiceId: number) {
     .executeTakeFirst();
 }
 
-/** Stores a claim, or nothing (undefined) when its UTR was claimed before, anywhere (insertOnce). */
+/** The claim states that hold a UTR: a rejected claim lets its UTR go (payment_claims_utr_open_once). */
+export const UTR_HOLDING_STATES = ['pending', 'confirmed'] as const;
+
+/** Stores a claim, or nothing (undefined) when its UTR backs an open or confirmed claim already (insertOnce). */
 export function insertClaim(trx: Db, row: { invoice_id: number; utr: string; claimed_by: number; created_at: Date }) {
   return trx
     .insertInto('payment_claims')
     .values({ ...row, state: 'pending' })
-    .onConflict((oc) => oc.column('utr').doNothing())
-    .returning(['id', 'invoice_id', 'utr', 'state', 'reason'])
+    .onConflict((oc) => oc.column('utr').where('state', 'in', UTR_HOLDING_STATES).doNothing())
+    .returning(['id', 'invoice_id', 'utr', 'state', 'reason', 'claimed_by'])
     .executeTakeFirst();
 }
 
-export function findClaimByUtr(db: Db, utr: string) {
-  return db.selectFrom('payment_claims').select(['id', 'invoice_id', 'utr', 'state', 'reason']).where('utr', '=', utr).executeTakeFirst();
+/** The open or confirmed claim this UTR backs, if any. */
+export function findClaimHoldingUtr(db: Db, utr: string) {
+  return db
+    .selectFrom('payment_claims')
+    .select(['id', 'invoice_id', 'utr', 'state', 'reason', 'claimed_by'])
+    .where('utr', '=', utr)
+    .where('state', 'in', UTR_HOLDING_STATES)
+    .executeTakeFirst();
+}
+
+/** A claim of this invoice with this UTR that was rejected, if any (the newest). */
+export function rejectedClaim(db: Db, invoiceId: number, utr: string) {
+  return db
+    .selectFrom('payment_claims')
+    .select(['id', 'reason'])
+    .where('invoice_id', '=', invoiceId)
+    .where('utr', '=', utr)
+    .where('state', '=', 'rejected')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
 }
 
 export function decideClaim(trx: Db, claimId: number, state: 'confirmed' | 'rejected', by: number | null, reason: string | null, at: Date) {
@@ -206,6 +227,18 @@ export function settleGatewayEvent(
   outcome: { invoice_id: number | null; payment_id: string | null; outcome: 'paid' | 'already_settled' | 'ignored'; detail: string | null },
 ) {
   return trx.updateTable('gateway_events').set(outcome).where('event_id', '=', eventId).execute();
+}
+
+/** The invoice a gateway payment already paid, if any (one payment pays one invoice: gateway_events_one_payment_pays_once). */
+export function invoicePaidByPayment(db: Db, provider: string, paymentId: string) {
+  return db
+    .selectFrom('gateway_events as g')
+    .innerJoin('invoices as i', 'i.id', 'g.invoice_id')
+    .select(['i.id', 'i.number'])
+    .where('g.provider', '=', provider)
+    .where('g.payment_id', '=', paymentId)
+    .where('g.outcome', '=', 'paid')
+    .executeTakeFirst();
 }
 
 /** The invoice a gateway payment is for, locked: by its payment link, else by its number. */

@@ -4,7 +4,7 @@ import { ROLE } from '../auth/roles.js';
 import type { SessionUser } from '../auth/session.js';
 import { findPlan } from '../catalogue/plans.js';
 import type { Db } from '../db/index.js';
-import { insertOnce } from '../db/idempotent.js';
+import { insertOnce, sameRequest } from '../db/idempotent.js';
 import { mapPage } from '../db/paging.js';
 import { badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
 import { SERVICE_TIME_ZONE } from '../format.js';
@@ -41,6 +41,7 @@ export type PaymentDeps = NotifyDeps & { clock: () => Date };
 
 export const INVOICE_MISSING = 'That invoice does not exist.';
 export const SETTINGS_MISSING = 'Set the clinic’s billing details (Payments → Billing details) before issuing invoices.';
+export const UTR_TAKEN = 'This UTR has already been used for another payment. Check the 12 digits in your UPI app.';
 export const PAID_CANNOT_CHANGE = 'This invoice is paid: a paid invoice cannot change.';
 
 /** The calendar day in India: invoices are dated and numbered by it. */
@@ -333,29 +334,42 @@ const refuseUnpayable = (row: repo.InvoiceRow) => {
 
 /**
  * The client says they paid by UPI, with the UTR their app shows. A UTR backs
- * one claim ever (409 on any other invoice); sending the same claim again
- * answers the first (repeated: true).
+ * one open or confirmed claim (409 on any other invoice; a rejected claim lets
+ * its UTR go, so the payer whose transfer it is can still claim it, though not
+ * for the invoice that refused it); sending
+ * the same claim again answers the first (repeated: true), and the claimant's
+ * own UTR sent for another invoice is refused as a repeat with other details.
  */
 export async function claimPayment(deps: PaymentDeps, actor: SessionUser, input: { id: number; utr: string }) {
   const today = serviceDay(deps.clock());
   const { repeated } = await changeInvoice(deps, input.id, async (trx, row, now) => {
     mayRead(actor, row);
-    const first = await repo.findClaimByUtr(trx, input.utr);
-    if (first && first.invoice_id === row.id && first.state === 'pending') return { result: { repeated: true } };
+    /** The claim holding this UTR is this claimant's repeat only when it is for this invoice. */
+    const sameClaim = (first: { invoice_id: number; claimed_by: number | null }) => {
+      if (first.claimed_by !== actor.id) throw conflict(UTR_TAKEN);
+      sameRequest('UTR', { id: [first.invoice_id, row.id] }, 'A UTR backs one payment: check the 12 digits in your UPI app.');
+    };
+    const first = await repo.findClaimHoldingUtr(trx, input.utr);
+    if (first) {
+      sameClaim(first);
+      if (first.state === 'pending') return { result: { repeated: true } };
+    }
     refuseUnpayable(row);
     if (row.status === 'claimed') throw conflict('A payment for this invoice is already waiting for your dietitian to confirm it.');
+    // Sent again for the invoice that refused it, the UTR is refused again with the dietitian's reason.
+    const refused = await repo.rejectedClaim(trx, row.id, input.utr);
+    if (refused) {
+      throw conflict(
+        `This UTR was not accepted for this invoice${refused.reason ? ` (${refused.reason})` : ''}. Check the 12 digits in your UPI app.`,
+      );
+    }
     const once = await insertOnce({
       insert: () => repo.insertClaim(trx, { invoice_id: row.id, utr: input.utr, claimed_by: actor.id, created_at: now }),
-      existing: () => repo.findClaimByUtr(trx, input.utr),
+      existing: () => repo.findClaimHoldingUtr(trx, input.utr),
+      sameAs: sameClaim,
     });
-    if (!once.created) {
-      if (once.row.invoice_id === row.id && once.row.state === 'rejected') {
-        throw conflict(
-          `This UTR was not accepted for this invoice${once.row.reason ? ` (${once.row.reason})` : ''}. Check the 12 digits in your UPI app.`,
-        );
-      }
-      throw conflict('This UTR has already been used for another payment. Check the 12 digits in your UPI app.');
-    }
+    // Another invoice's claim took the UTR meanwhile (this invoice's own are one at a time, under its lock).
+    if (!once.created) throw conflict(UTR_TAKEN);
     await repo.updateInvoice(trx, row.id, { status: 'claimed' }, now);
     await recordAudit(trx, actor, {
       action: 'invoice.claimed',

@@ -91,36 +91,58 @@ export async function handleRazorpayWebhook(
   if (!eventId || eventId.length > 100) throw badRequest('The webhook names no event id (x-razorpay-event-id).');
 
   const now = deps.clock();
-  const { answer, told } = await deps.db.transaction().execute(async (trx) => {
-    const settle = (outcome: Parameters<typeof repo.settleGatewayEvent>[2]) => repo.settleGatewayEvent(trx, eventId, outcome);
-    if (!(await repo.recordGatewayEvent(trx, { event_id: eventId, provider: 'razorpay', kind: event.event }))) {
-      return { answer: { handled: 'repeat', message: 'This event was handled before.' } as WebhookAnswer, told: null };
-    }
-    const about = paymentOf(event);
-    if (typeof about === 'string') {
-      await settle({ invoice_id: null, payment_id: null, outcome: 'ignored', detail: about });
-      return { answer: { handled: 'ignored', message: `Ignored: ${about}.` } as WebhookAnswer, told: null };
-    }
-    const { payment } = about;
-    const row = await repo.findInvoiceForGateway(trx, about.ref);
-    const ignore = async (detail: string, invoiceId: number | null = null) => {
-      await settle({ invoice_id: invoiceId, payment_id: payment.id, outcome: 'ignored', detail });
-      deps.logger.warn('Razorpay payment not applied', { eventId, paymentId: payment.id, detail });
-      return { answer: { handled: 'ignored', message: `Ignored: ${detail}.` } as WebhookAnswer, told: null };
-    };
-    if (!row) return ignore('no invoice has this payment link or number');
-    if (payment.status !== 'captured') return ignore(`the payment is ${payment.status}, not captured`, row.id);
-    if (payment.currency !== 'INR' || payment.amount !== row.total_paise) {
-      return ignore(`the payment is ${payment.amount} ${payment.currency}, the invoice ${row.total_paise} INR`, row.id);
-    }
-    const paid: PaymentEvent | null = await markPaidOnline(trx, row, { reference: payment.id, eventId, now });
-    if (!paid) {
-      await settle({ invoice_id: row.id, payment_id: payment.id, outcome: 'already_settled', detail: `the invoice was ${row.status}` });
-      return { answer: { handled: 'already_settled', message: `${row.number} was ${row.status} already.` } as WebhookAnswer, told: null };
-    }
-    await settle({ invoice_id: row.id, payment_id: payment.id, outcome: 'paid', detail: null });
-    return { answer: { handled: 'paid', message: `${row.number} is paid.` } as WebhookAnswer, told: paid };
-  });
-  if (told) await notifyPaymentEvent(deps, told);
-  return answer;
+  const apply = () =>
+    deps.db.transaction().execute(async (trx) => {
+      const settle = (outcome: Parameters<typeof repo.settleGatewayEvent>[2]) => repo.settleGatewayEvent(trx, eventId, outcome);
+      if (!(await repo.recordGatewayEvent(trx, { event_id: eventId, provider: 'razorpay', kind: event.event }))) {
+        return { answer: { handled: 'repeat', message: 'This event was handled before.' } as WebhookAnswer, told: null };
+      }
+      const about = paymentOf(event);
+      if (typeof about === 'string') {
+        await settle({ invoice_id: null, payment_id: null, outcome: 'ignored', detail: about });
+        return { answer: { handled: 'ignored', message: `Ignored: ${about}.` } as WebhookAnswer, told: null };
+      }
+      const { payment } = about;
+      const row = await repo.findInvoiceForGateway(trx, about.ref);
+      const ignore = async (detail: string, invoiceId: number | null = null) => {
+        await settle({ invoice_id: invoiceId, payment_id: payment.id, outcome: 'ignored', detail });
+        deps.logger.warn('Razorpay payment not applied', { eventId, paymentId: payment.id, detail });
+        return { answer: { handled: 'ignored', message: `Ignored: ${detail}.` } as WebhookAnswer, told: null };
+      };
+      if (!row) return ignore('no invoice has this payment link or number');
+      if (payment.status !== 'captured') return ignore(`the payment is ${payment.status}, not captured`, row.id);
+      if (payment.currency !== 'INR' || payment.amount !== row.total_paise) {
+        return ignore(`the payment is ${payment.amount} ${payment.currency}, the invoice ${row.total_paise} INR`, row.id);
+      }
+      // A payment pays one invoice: an event naming it for another is answered, kept with the reason, and changes nothing.
+      const paidBefore = await repo.invoicePaidByPayment(trx, 'razorpay', payment.id);
+      if (paidBefore && paidBefore.id !== row.id) return ignore(`the payment ${payment.id} already paid ${paidBefore.number}`, row.id);
+      const paid: PaymentEvent | null = await markPaidOnline(trx, row, { reference: payment.id, eventId, now });
+      if (!paid) {
+        await settle({ invoice_id: row.id, payment_id: payment.id, outcome: 'already_settled', detail: `the invoice was ${row.status}` });
+        return { answer: { handled: 'already_settled', message: `${row.number} was ${row.status} already.` } as WebhookAnswer, told: null };
+      }
+      await settle({ invoice_id: row.id, payment_id: payment.id, outcome: 'paid', detail: null });
+      return { answer: { handled: 'paid', message: `${row.number} is paid.` } as WebhookAnswer, told: paid };
+    });
+  let outcome: Awaited<ReturnType<typeof apply>>;
+  try {
+    outcome = await apply();
+  } catch (error) {
+    // Two events paying other invoices with one payment at once: the second waited for the first and then hit
+    // the one-payment index. Handled again it sees the first's payment and is kept as not applied (never a 500,
+    // which Razorpay would retry for a day).
+    if (!paysOnceViolation(error)) throw error;
+    outcome = await apply();
+  }
+  if (outcome.told) await notifyPaymentEvent(deps, outcome.told);
+  return outcome.answer;
 }
+
+const paysOnceViolation = (error: unknown) => {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    e?.code === '23505' &&
+    (e.constraint === 'gateway_events_one_payment_pays_once' || String(e.message).includes('gateway_events_one_payment_pays_once'))
+  );
+};

@@ -327,6 +327,53 @@ describe('POST /api/webhooks/razorpay', () => {
     expect((await server.request('GET', `/api/invoices/${inv.id}`, { token: admin.token })).body.data.status).toBe('paid');
   });
 
+  it('answers 200 to an event whose payment already paid another invoice, keeping the reason and paying nothing', async () => {
+    const [first, second] = [await issuePlan(), await issuePlan()];
+    const linkEvent = async (inv: Awaited<ReturnType<typeof issuePlan>>, paymentId: string) =>
+      JSON.stringify(
+        linkPaidEvent({ id: (await linkOf(inv.id)).razorpay_link_id!, number: inv.number, amount: inv.totalPaise }, paymentId),
+      );
+    const paid = await linkEvent(first, 'pay_TestPaysOnce01');
+    expect((await deliver(paid, { 'x-razorpay-signature': sign(paid), 'x-razorpay-event-id': 'evt_TestPaysOnce01' })).body.data).toEqual({
+      handled: 'paid',
+    });
+    const before = (await subscriptionsOf(asha.id)).length;
+
+    const reused = await linkEvent(second, 'pay_TestPaysOnce01');
+    const res = await deliver(reused, { 'x-razorpay-signature': sign(reused), 'x-razorpay-event-id': 'evt_TestPaysOnce02' });
+    expect(res).toEqual({
+      status: 200,
+      body: { status: 200, message: `Ignored: the payment pay_TestPaysOnce01 already paid ${first.number}.`, data: { handled: 'ignored' } },
+    });
+    expect((await server.request('GET', `/api/invoices/${second.id}`, { token: admin.token })).body.data.status).toBe('issued');
+    expect(await subscriptionsOf(asha.id)).toHaveLength(before);
+    expect(
+      await server.deps.db
+        .selectFrom('gateway_events')
+        .select(['outcome', 'invoice_id', 'payment_id', 'detail'])
+        .where('event_id', '=', 'evt_TestPaysOnce02')
+        .executeTakeFirst(),
+    ).toEqual({
+      outcome: 'ignored',
+      invoice_id: second.id,
+      payment_id: 'pay_TestPaysOnce01',
+      detail: `the payment pay_TestPaysOnce01 already paid ${first.number}`,
+    });
+
+    // One payment named for two unpaid invoices at once: one is paid, the other event is answered and kept, never a 500.
+    const [third, fourth] = [await issuePlan(), await issuePlan()];
+    const events = [await linkEvent(third, 'pay_TestPaysOnce03'), await linkEvent(fourth, 'pay_TestPaysOnce03')];
+    const answers = await Promise.all(
+      events.map((raw, i) => deliver(raw, { 'x-razorpay-signature': sign(raw), 'x-razorpay-event-id': `evt_TestPaysOnce1${i}` })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => a.body.data.handled).sort()).toEqual(['ignored', 'paid']);
+    const statuses = await Promise.all(
+      [third, fourth].map(async (inv) => (await server.request('GET', `/api/invoices/${inv.id}`, { token: admin.token })).body.data.status),
+    );
+    expect(statuses.sort()).toEqual(['issued', 'paid']);
+  });
+
   it('ignores a payment of another amount and events it does not act on, keeping them as handled', async () => {
     const inv = await issuePlan();
     const { razorpay_link_id } = await linkOf(inv.id);

@@ -220,7 +220,7 @@ describe('paying by UPI', () => {
     expect((await server.request('GET', '/api/invoices/999999', { token: asha.token })).status).toBe(404);
   });
 
-  it('takes a 12-digit UTR once: a repeat answers 200, the same UTR on another invoice 409', async () => {
+  it('takes a 12-digit UTR once: a repeat answers 200, the same UTR on another invoice 422 (the claimant’s) or 409 (anyone else’s)', async () => {
     expect((await post(`/api/invoices/${invoiceId}/payment-claim`, asha.token, { utr: '12345' })).status).toBe(400);
     expect((await post(`/api/invoices/${invoiceId}/payment-claim`, ravi.token, { utr: '412345678901' })).status).toBe(403);
     const claimed = await post(`/api/invoices/${invoiceId}/payment-claim`, asha.token, { utr: '4123 4567 8901' });
@@ -230,9 +230,19 @@ describe('paying by UPI', () => {
     expect(again.status).toBe(200);
     expect(again.body.data.repeated).toBe(true);
     const other = await issue({ clientId: asha.id, lines: [{ description: 'Extra', unitPaise: 10_000 }], clientStateCode: '27' });
+    // The same claimant, the same UTR, another invoice: the first claim is not what was asked, so it is not the answer.
     const reused = await post(`/api/invoices/${other.body.data.id}/payment-claim`, asha.token, { utr: '412345678901' });
-    expect(reused.status).toBe(409);
-    expect(reused.body.message).toMatch(/already been used/);
+    expect(reused.status).toBe(422);
+    expect(reused.body.message).toBe(
+      'This UTR was already used with different details (id). A UTR backs one payment: check the 12 digits in your UPI app.',
+    );
+    expect(reused.body.data.fieldErrors).toEqual({ id: [expect.any(String)] });
+    // Someone else's open claim holds it: two open claims never share a UTR.
+    const ravis = await issue({ clientId: ravi.id, lines: [{ description: 'Consult', unitPaise: 10_000 }], clientStateCode: '27' });
+    const taken = await post(`/api/invoices/${ravis.body.data.id}/payment-claim`, ravi.token, { utr: '412345678901' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toMatch(/already been used/);
+    await post(`/api/invoices/${ravis.body.data.id}/void`, admin.token, { reason: 'Test invoice' });
     expect(server.mails.some((m) => m.to === admin.email && m.subject.includes('Payment claimed'))).toBe(true);
   });
 
@@ -312,6 +322,26 @@ describe('paying by UPI', () => {
       'invoice.claimed',
       'invoice.voided',
     ]);
+  });
+
+  it('a rejected claim frees its UTR: the payer whose transfer it is can claim it, while an open claim still holds it', async () => {
+    const [ashas, ravis] = await Promise.all([
+      issue({ clientId: asha.id, lines: [{ description: 'Consult', unitPaise: 50_000 }], clientStateCode: '27' }),
+      issue({ clientId: ravi.id, lines: [{ description: 'Consult', unitPaise: 50_000 }], clientStateCode: '27' }),
+    ]);
+    // Asha claims Ravi's transfer by mistake; the dietitian finds no such credit for her and rejects it.
+    expect((await post(`/api/invoices/${ashas.body.data.id}/payment-claim`, asha.token, { utr: '812345678901' })).status).toBe(201);
+    expect((await post(`/api/invoices/${ravis.body.data.id}/payment-claim`, ravi.token, { utr: '812345678901' })).status).toBe(409);
+    await post(`/api/invoices/${ashas.body.data.id}/reject`, admin.token, { reason: 'Not your transfer' });
+    const real = await post(`/api/invoices/${ravis.body.data.id}/payment-claim`, ravi.token, { utr: '812345678901' });
+    expect(real.status).toBe(201);
+    expect(real.body.data).toMatchObject({ status: 'claimed', claim: { utr: '812345678901', state: 'pending' } });
+    // Now Ravi's open claim holds it.
+    const after = await post(`/api/invoices/${ashas.body.data.id}/payment-claim`, asha.token, { utr: '812345678901' });
+    expect(after.status).toBe(409);
+    expect(after.body.message).toMatch(/already been used/);
+    // Kept out of the month's figures below.
+    for (const inv of [ashas, ravis]) await post(`/api/invoices/${inv.body.data.id}/void`, admin.token, { reason: 'Test invoice' });
   });
 
   it('tells every instance of each change with ids only', async () => {
