@@ -6,7 +6,8 @@ import superjson from 'superjson';
 import { navigate } from 'wouter/use-browser-location';
 import type { Role } from '../../server/auth/roles';
 import type { AppRouter } from '../../server/trpc/root';
-import { connection, isOutage } from './connection';
+import { connection } from './connection';
+import { isOutage } from './outage';
 import type { RouterOutputs } from './router-types';
 import { type SessionInfo, session } from './session';
 

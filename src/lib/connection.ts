@@ -1,5 +1,3 @@
-import { TRPCClientError } from '@trpc/client';
-
 /**
  * Whether the server can be reached. A network error or a 502/503/504 means
  * "not right now", never "signed out": the page shows a calm Reconnecting…
@@ -62,11 +60,3 @@ export const connection = {
     void probeUntilReachable();
   },
 };
-
-/** A failure of the connection or the service (network error, 502, 503, 504), not an answer about the request itself. */
-export function isOutage(error: unknown): boolean {
-  if (!(error instanceof TRPCClientError)) return error instanceof TypeError; // fetch's "Failed to fetch"
-  const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus;
-  if (status === undefined) return !error.data; // no answer at all: the network failed
-  return status === 502 || status === 503 || status === 504;
-}

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { connection, isOutage } from './connection';
+import { connection } from './connection';
+import { isOutage } from './outage';
 import { errorMessage } from './errors';
 
 /**

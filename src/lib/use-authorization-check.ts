@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { toast } from './toast';
 import { navigate } from 'wouter/use-browser-location';
 import { isHandled, refusedByServer, signedOutPath } from './auth-client';
-import { isOutage } from './connection';
+import { isOutage } from './outage';
 import { errorMessage } from './errors';
 import { toastError } from './notify';
 import { session } from './session';

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { Message } from '../../../server/messages/schema';
-import { connection, isOutage } from '../../lib/connection';
+import { connection } from '../../lib/connection';
+import { isOutage } from '../../lib/outage';
 import { errorMessage } from '../../lib/errors';
 import { newRequestKey } from '../../lib/request-key';
 import { type FileView, firstExpiry, RENEW_AHEAD_MS, RENEW_AT_MOST_EVERY_MS, withRenewedFiles } from './fresh-links';
