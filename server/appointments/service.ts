@@ -8,7 +8,9 @@ import type { Db } from '../db/index.js';
 import type { AppointmentKind, Database } from '../db/schema.js';
 import type { Config } from '../env.js';
 import { AppError, badRequest, forbidden, notFound } from '../errors.js';
-import { mailSafeName } from '../consultation/schema.js';
+import { HOLD_MINUTES, MAX_LIVE_HOLDS_PER_EMAIL, MAX_LIVE_HOLDS_PER_IP, mailSafeName } from '../consultation/schema.js';
+import { formatMoment } from '../format.js';
+import { heldTimeGivenAwayMail } from '../mail/templates.js';
 import { type Mail, type Mailer, recordMail } from '../mail/mailer.js';
 import { recordNotices, type UserNotice } from '../notifications/notify.js';
 import { appointmentIcs, appointmentMail, dietitianMail, type MailAppointment, type MailEvent } from './mails.js';
@@ -108,7 +110,12 @@ async function offered(
 ): Promise<OfferedSlot[]> {
   if (ids.length === 0) return [];
   const all = await availabilities(db, ids, fromDay, toDay);
-  const busy = await repo.busyRanges(db, ids, indiaInstant(fromDay, 0), indiaInstant(toDay, 0), exceptId);
+  const [from, to] = [indiaInstant(fromDay, 0), indiaInstant(toDay, 0)];
+  const busy = [
+    ...(await repo.busyRanges(db, ids, from, to, exceptId)),
+    // A visitor's unconfirmed held time is kept from other visitors; clients may still book it.
+    ...(kind === 'consultation' ? await repo.liveHoldRanges(db, ids, from, to, now) : []),
+  ];
   const byStart = new Map<number, OfferedSlot>();
   for (const availability of all) {
     const mine = busy.filter((b) => b.dietitian_id === availability.dietitianId).map((b) => ({ start: b.starts_at, end: b.busy_until }));
@@ -443,11 +450,13 @@ async function tryBook(
       return await deps.db.transaction().execute(async (trx): Promise<Attempt> => {
         const first = await opts.before?.(trx);
         if (first) return { ok: true, row: first, created: false, deliver: () => {} };
+        const busyUntil = new Date(ends.getTime() + buffer * 60_000);
+        const heldOver = await lockHoldsOver(trx, dietitianId, opts.values.starts_at, busyUntil, deps.clock());
         const inserted = await repo.insertAppointment(trx, {
           ...opts.values,
           dietitian_id: dietitianId,
           ends_at: ends,
-          busy_until: new Date(ends.getTime() + buffer * 60_000),
+          busy_until: busyUntil,
         });
         if (!inserted) {
           const again =
@@ -460,7 +469,16 @@ async function tryBook(
         }
         const row = (await repo.findAppointment(trx, inserted.id))!;
         const deliver = await recordTelling(trx, deps, row, { ...opts.told, event: 'booked' });
-        return { ok: true, row, created: true, deliver };
+        const deliverReleased = await releaseHolds(trx, deps, heldOver);
+        return {
+          ok: true,
+          row,
+          created: true,
+          deliver: () => {
+            deliver();
+            deliverReleased();
+          },
+        };
       });
     } catch (err) {
       if (repo.isTimeTaken(err)) continue;
@@ -550,38 +568,137 @@ export async function consultationSlotOffer(deps: AppointmentDeps, start: Date, 
   throw await takenError(deps.db, ids, 'consultation', start, now, tz ?? INDIA_TIME_ZONE);
 }
 
+/* Visitors' held times (the rules: HOLD_MINUTES and the caps in consultation/schema.ts). */
+
+/** The dietitian's live holds over [start, busyUntil), locked (with the dietitian's hold lock) before an appointment takes that time. */
+async function lockHoldsOver(trx: Db, dietitianId: number, start: Date, busyUntil: Date, now: Date) {
+  await repo.lockHoldsOf(trx, dietitianId);
+  return repo.lockLiveHoldsOver(trx, dietitianId, start, busyUntil, now);
+}
+
+/** A moment as a visitor reads it in a mail: in their zone when known, else India time, with the zone's name. */
+export const visitorMoment = (at: Date, tz?: string) => {
+  const zone = tz ?? INDIA_TIME_ZONE;
+  return `${formatMoment(at, zone)} (${wallClock(at, zone).zone})`;
+};
+
+/** Releases holds whose time a client's appointment took, and tells each visitor (their request stays, as a callback). */
+async function releaseHolds(trx: Db, deps: AppointmentDeps, holds: repo.HoldRow[]): Promise<() => void> {
+  if (holds.length === 0) return () => {};
+  const now = deps.clock();
+  const recorded: { m: Mail; at: Awaited<ReturnType<typeof recordMail>> }[] = [];
+  for (const h of holds) {
+    await repo.settleHold(trx, h.id, { status: 'released', now });
+    const m = heldTimeGivenAwayMail({
+      to: h.visitor_email,
+      name: h.visitor_name,
+      bookingId: h.consultation_id,
+      when: visitorMoment(h.starts_at),
+    });
+    recorded.push({ m, at: await recordMail(trx, m) });
+  }
+  return () => {
+    for (const { m, at } of recorded) deps.mailer.deliverRecorded(at, m);
+  };
+}
+
+export type PlacedHold = { id: number; start: Date; expiresAt: Date };
+
 /**
- * Books the visitor's free consultation at `start` inside the transaction that stores their request, with
- * the first offering dietitian still free; the exclusion constraint refuses it if someone took the time
- * meanwhile, which rolls back the request too (the caller answers 409: nothing is half-written).
+ * Holds the visitor's chosen time for HOLD_MINUTES inside the transaction that stores their request, with
+ * the first offering dietitian whose time is free of appointments and of other live holds. Null when this
+ * address or e-mail already has its most live holds (the request then stays a callback request); throws
+ * SlotTaken when no offering dietitian is free any more, which rolls back the request too (409).
  */
-export async function placeConsultationSlot(
+export async function placeConsultationHold(
   trx: Db,
   deps: AppointmentDeps,
-  opts: { consultationId: number; start: Date; dietitianIds: number[]; tz?: string },
-): Promise<() => void> {
+  opts: { consultationId: number; start: Date; dietitianIds: number[]; ip: string; email: string },
+): Promise<PlacedHold | null> {
   const now = deps.clock();
+  await repo.lockHoldCaps(trx, opts.ip, opts.email);
+  const live = await repo.countLiveHolds(trx, opts.ip, opts.email, now);
+  if (live.byIp >= MAX_LIVE_HOLDS_PER_IP || live.byEmail >= MAX_LIVE_HOLDS_PER_EMAIL) return null;
   for (const dietitianId of opts.dietitianIds) {
+    await repo.lockHoldsOf(trx, dietitianId);
     const { length, buffer } = await minutesOf(trx, dietitianId, 'consultation');
     const ends = new Date(opts.start.getTime() + length * 60_000);
     const busyUntil = new Date(ends.getTime() + buffer * 60_000);
     if ((await repo.busyRanges(trx, [dietitianId], opts.start, busyUntil)).length > 0) continue;
-    const inserted = await repo.insertAppointment(trx, {
-      client_id: null,
+    if ((await repo.liveHoldRanges(trx, [dietitianId], opts.start, busyUntil, now)).length > 0) continue;
+    const hold = await repo.insertHold(trx, {
       consultation_id: opts.consultationId,
       dietitian_id: dietitianId,
-      kind: 'consultation',
       starts_at: opts.start,
       ends_at: ends,
       busy_until: busyUntil,
-      booked_by: null,
-      client_request_id: null,
-      timed_at: now,
+      expires_at: new Date(now.getTime() + HOLD_MINUTES * 60_000),
+      requester_ip: opts.ip,
+      created_at: now,
     });
-    const row = (await repo.findAppointment(trx, inserted!.id))!;
-    return recordTelling(trx, deps, row, { event: 'booked', by: 'visitor', tz: opts.tz });
+    return { id: hold.id, start: opts.start, expiresAt: hold.expires_at };
   }
   throw new SlotTaken();
+}
+
+export type HoldOutcome =
+  | { outcome: 'confirmed'; appointment: AppointmentView; deliver: () => void }
+  | { outcome: 'already'; appointment: AppointmentView | null }
+  | { outcome: 'gone'; start: Date }
+  | { outcome: 'none' };
+
+/**
+ * Turns a held time into the visitor's appointment, in the caller's transaction: the visitor confirming
+ * (the link) or a dietitian accepting the request. A hold that expired is still booked when its time is
+ * free of appointments and of other live holds; a time taken meanwhile ('gone') leaves the request a
+ * callback request. The dietitian's hold lock makes the check and the insert one step against clients'
+ * bookings, which take the same lock.
+ */
+export async function confirmHeldTime(
+  trx: Db,
+  deps: AppointmentDeps,
+  hold: repo.HoldRow | undefined,
+  opts: { by: 'visitor' | 'dietitian'; actor: SessionUser | null; tz?: string },
+): Promise<HoldOutcome> {
+  const now = deps.clock();
+  if (!hold) return { outcome: 'none' };
+  const view = (row: repo.AppointmentRow) => toView(row, opts.actor, opts.tz ?? INDIA_TIME_ZONE, now);
+  if (hold.status === 'confirmed') {
+    const row = hold.appointment_id === null ? undefined : await repo.findAppointment(trx, hold.appointment_id);
+    return { outcome: 'already', appointment: row ? view(row) : null };
+  }
+  if (hold.status === 'released') return { outcome: 'gone', start: hold.starts_at };
+  await repo.lockHoldsOf(trx, hold.dietitian_id);
+  const taken =
+    hold.starts_at.getTime() <= now.getTime() ||
+    (await repo.busyRanges(trx, [hold.dietitian_id], hold.starts_at, hold.busy_until)).length > 0 ||
+    (await repo.liveHoldRanges(trx, [hold.dietitian_id], hold.starts_at, hold.busy_until, now)).some((h) => h.id !== hold.id);
+  if (taken) {
+    await repo.settleHold(trx, hold.id, { status: 'released', now });
+    return { outcome: 'gone', start: hold.starts_at };
+  }
+  const inserted = await repo.insertAppointment(trx, {
+    client_id: null,
+    consultation_id: hold.consultation_id,
+    dietitian_id: hold.dietitian_id,
+    kind: 'consultation',
+    starts_at: hold.starts_at,
+    ends_at: hold.ends_at,
+    busy_until: hold.busy_until,
+    booked_by: opts.by === 'dietitian' ? (opts.actor?.id ?? null) : null,
+    client_request_id: null,
+    timed_at: now,
+  });
+  await repo.settleHold(trx, hold.id, { status: 'confirmed', appointmentId: inserted!.id, now });
+  const row = (await repo.findAppointment(trx, inserted!.id))!;
+  const deliver = await recordTelling(trx, deps, row, { event: 'booked', by: opts.by, tz: opts.tz });
+  return { outcome: 'confirmed', appointment: view(row), deliver };
+}
+
+/** Releases a request's live hold (the request was closed): its time is free again for visitors. */
+export async function releaseHoldOf(trx: Db, deps: AppointmentDeps, consultationId: number) {
+  const hold = await repo.lockHoldOfConsultation(trx, consultationId);
+  if (hold?.status === 'held') await repo.settleHold(trx, hold.id, { status: 'released', now: deps.clock() });
 }
 
 /** Thrown inside a transaction when the chosen slot was taken; the caller answers with consultationTaken(). */
@@ -645,23 +762,25 @@ export async function reschedule(
       checkMayChange(actor, current, now, 'move');
       if (current.kind === 'follow_up' && current.client_id !== null && actor.role !== ROLE.admin)
         await checkEntitlement(trx, current.client_id, input.start, current.id);
-      await repo.moveAppointment(trx, current.id, {
-        starts_at: input.start,
-        ends_at: ends,
-        busy_until: new Date(ends.getTime() + buffer * 60_000),
-        now,
-      });
+      const busyUntil = new Date(ends.getTime() + buffer * 60_000);
+      const heldOver = await lockHoldsOver(trx, current.dietitian_id, input.start, busyUntil, now);
+      await repo.moveAppointment(trx, current.id, { starts_at: input.start, ends_at: ends, busy_until: busyUntil, now });
       const moved = (await repo.findAppointment(trx, current.id))!;
       const by = actor.role === ROLE.admin ? 'dietitian' : 'client';
+      const told = await recordTelling(trx, deps, moved, {
+        event: 'moved',
+        by,
+        tz,
+        message: input.message,
+        previousStart: current.starts_at,
+      });
+      const released = await releaseHolds(trx, deps, heldOver);
       return {
         row: moved,
-        deliver: await recordTelling(trx, deps, moved, {
-          event: 'moved',
-          by,
-          tz,
-          message: input.message,
-          previousStart: current.starts_at,
-        }),
+        deliver: () => {
+          told();
+          released();
+        },
       };
     });
     deliver();

@@ -1,5 +1,5 @@
 import { publicProcedure, router } from '../trpc/init.js';
-import { bookConsultationInput, bookedConsultation } from './schema.js';
+import { bookConsultationInput, bookedConsultation, confirmedHold, confirmHoldInput } from './schema.js';
 import * as service from './service.js';
 
 export const consultationRouter = router({
@@ -7,4 +7,9 @@ export const consultationRouter = router({
     .input(bookConsultationInput)
     .output(bookedConsultation)
     .mutation(({ ctx, input }) => service.bookConsultation(ctx.deps, ctx.meta, input)),
+  /** The visitor confirms their held time from the booking mail's link (the page's button; a GET changes nothing). */
+  confirmHold: publicProcedure
+    .input(confirmHoldInput)
+    .output(confirmedHold)
+    .mutation(({ ctx, input }) => service.confirmHold(ctx.deps, input)),
 });

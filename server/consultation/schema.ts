@@ -136,6 +136,29 @@ export type BookConsultationInput = z.output<typeof bookConsultationInput>;
 
 export const CONSULTATION_BOOKED = "Your consultation has been booked successfully! We'll get in touch with you soon.";
 
+/*
+ * A visitor's chosen time is held, not booked, until they confirm it with the link in the booking mail (or a
+ * dietitian accepts the request): an unconfirmed request from anyone must not take a paying client's time.
+ * A live hold keeps the time out of other visitors' offers; clients may book over it (the hold is released
+ * and the visitor told). Beyond the caps below the request is still taken, as a callback request without a
+ * time (the answer and the mail say so): the visitor loses nothing, and no one can fill the calendar.
+ */
+export const HOLD_MINUTES = 30;
+/** Live (unconfirmed, unexpired) holds one e-mail address may have. */
+export const MAX_LIVE_HOLDS_PER_EMAIL = 2;
+/** Live holds requests from one network address may have (a clinic's visitors may share one). */
+export const MAX_LIVE_HOLDS_PER_IP = 3;
+
+export const confirmHoldInput = z.object({
+  hold: numberField('The link is missing its booking number. Open the link from the email again.', 'This link is not valid.').pipe(
+    z.number().int('This link is not valid.').positive('This link is not valid.').max(INT32_MAX, 'This link is not valid.'),
+  ),
+  exp: z.string({ error: 'This link is not valid.' }).max(20, 'This link is not valid.'),
+  sig: z.string({ error: 'This link is not valid.' }).max(100, 'This link is not valid.'),
+});
+export type ConfirmHoldInput = z.output<typeof confirmHoldInput>;
+export const confirmedHold = z.object({ message: z.string(), confirmed: z.boolean() });
+
 /** A visitor's repeat of an open booking within this many hours is answered with the first (same e-mail and contact). */
 export const REPEAT_BOOKING_HOURS = 24;
 

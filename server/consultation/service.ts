@@ -1,10 +1,10 @@
 import { publicFormLimits, takeSlot } from '../auth/rate-limit.js';
 import { BRAND } from '../brand.js';
 import { formatMoment, formatPhone, SERVICE_TIME_ZONE } from '../format.js';
-import { bookingReceivedMail } from '../mail/templates.js';
+import { type BookingTime, bookingReceivedMail } from '../mail/templates.js';
 import { findCountry } from '../countries/repo.js';
 import type { AppDeps } from '../deps.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { changedFields, recordAudit } from '../audit/record.js';
 import type { SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
@@ -15,16 +15,29 @@ import { heightTextToMetres } from './height.js';
 import { oneLine } from '../support/service.js';
 import type { RequestMeta } from '../trpc/context.js';
 import * as repo from './repo.js';
-import { consultationSlotOffer, consultationTaken, placeConsultationSlot, SlotTaken } from '../appointments/service.js';
-import { isTimeTaken } from '../appointments/repo.js';
+import {
+  confirmHeldTime,
+  consultationSlotOffer,
+  consultationTaken,
+  type PlacedHold,
+  placeConsultationHold,
+  releaseHoldOf,
+  SlotTaken,
+  visitorMoment,
+} from '../appointments/service.js';
+import { isTimeTaken, lockHold, lockHoldOfConsultation } from '../appointments/repo.js';
+import { checkHoldLink, signHoldLink } from '../appointments/hold-link.js';
+import { publicBaseUrl } from '../auth/service.js';
 import {
   BOOKING_STATUS_LABELS,
   BOOKING_TRANSITIONS,
   type BookConsultationInput,
   type Booking,
   CHOOSE_A_COUNTRY,
+  type ConfirmHoldInput,
   CONSULTATION_BOOKED,
   genderLabel,
+  HOLD_MINUTES,
   mailSafeName,
 } from './schema.js';
 
@@ -37,7 +50,7 @@ import {
  * nothing about anyone else's booking.
  */
 export async function bookConsultation(
-  deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock' | 'secret'>,
   meta: RequestMeta,
   input: BookConsultationInput,
 ) {
@@ -46,7 +59,7 @@ export async function bookConsultation(
   // A chosen slot is checked before anything is stored: a time never offered is 400, a taken one 409.
   const offeredBy = input.slot ? await consultationSlotOffer(deps, input.slot, input.tz) : null;
   await takeSlot(deps.db, 'consultation requests', publicFormLimits(deps.config.rateLimits, 'consultation', meta.ip, input.email));
-  let deliverSlot = () => {};
+  let hold: PlacedHold | null = null;
   const booked = await deps.db
     .transaction()
     .execute(async (trx) => {
@@ -54,12 +67,14 @@ export async function bookConsultation(
       const first = await repo.findOpenRepeat(trx, input.email, input.contact);
       if (first) return { ...first, repeated: true };
       const created = await repo.insertConsultation(trx, input);
+      // The chosen time is held, not booked, until the visitor confirms it (or a dietitian accepts).
       if (input.slot && offeredBy)
-        deliverSlot = await placeConsultationSlot(trx, deps, {
+        hold = await placeConsultationHold(trx, deps, {
           consultationId: created.id,
           start: input.slot,
           dietitianIds: offeredBy,
-          tz: input.tz,
+          ip: meta.ip,
+          email: input.email,
         });
       return { ...created, repeated: false };
     })
@@ -68,7 +83,6 @@ export async function bookConsultation(
       if (input.slot && (err instanceof SlotTaken || isTimeTaken(err))) throw await consultationTaken(deps, input.slot, input.tz);
       throw err;
     });
-  deliverSlot();
   if (booked.repeated) {
     return {
       message: repeatBookingMessage(booked.created_at, input.contact),
@@ -93,10 +107,77 @@ export async function bookConsultation(
       `Received: ${formatMoment(booked.created_at, SERVICE_TIME_ZONE)}`,
     ].join('\n'),
   });
+  const placed = hold as PlacedHold | null;
+  const when = input.slot ? visitorMoment(input.slot, input.tz) : '';
+  const until = placed ? visitorMoment(placed.expiresAt, input.tz) : '';
+  const time: BookingTime | undefined = placed
+    ? {
+        held: {
+          when,
+          until,
+          confirmUrl: signHoldLink(
+            deps.secret,
+            { id: placed.id, consultationId: booked.id },
+            { baseUrl: publicBaseUrl(deps), now: deps.clock().getTime() },
+          ),
+        },
+      }
+    : input.slot
+      ? { notHeld: { when } }
+      : undefined;
   await deps.mailer.queue(
-    bookingReceivedMail({ to: input.email, name: input.name, phone: formatPhone(input.contact), bookingId: booked.id }),
+    bookingReceivedMail({ to: input.email, name: input.name, phone: formatPhone(input.contact), bookingId: booked.id, time }),
   );
-  return { message: CONSULTATION_BOOKED, data: { id: booked.id }, repeated: false };
+  const message = placed ? heldMessage(when, until) : input.slot ? notHeldMessage(when) : CONSULTATION_BOOKED;
+  return { message, data: { id: booked.id }, repeated: false };
+}
+
+const heldMessage = (when: string, until: string) =>
+  `Your request is in. We are holding ${when} for you until ${until}: it is booked once you confirm it with the link in the email we just sent. Unconfirmed, the time is released and we call you instead.`;
+const notHeldMessage = (when: string) =>
+  `Your request is in, but we could not hold ${when}: other times asked for from this address are still waiting to be confirmed. We'll call you to agree a time.`;
+
+const LINK_INVALID = 'This link is not valid. Open the link from the email again, or wait for our call.';
+const LINK_EXPIRED = `This link has expired: the time was held for ${HOLD_MINUTES} minutes. Your request is still with us, and we'll call you to agree a time.`;
+
+/**
+ * The visitor confirms their held time from the link in the booking mail (the page's button posts
+ * here): the time becomes their appointment, and the appointment mail (with its .ics) follows.
+ */
+export async function confirmHold(deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock' | 'secret'>, input: ConfirmHoldInput) {
+  const now = deps.clock();
+  const found = await deps.db
+    .selectFrom('consultation_holds')
+    .select(['id', 'consultation_id'])
+    .where('id', '=', input.hold)
+    .executeTakeFirst();
+  const check = checkHoldLink(deps.secret, { id: input.hold, consultationId: found?.consultation_id ?? 0 }, input, now.getTime());
+  if (!found || !check.ok) {
+    const expired = found && !check.ok && check.reason === 'expired';
+    throw badRequest(expired ? LINK_EXPIRED : LINK_INVALID, { hold: [expired ? LINK_EXPIRED : LINK_INVALID] });
+  }
+  const result = await deps.db
+    .transaction()
+    .execute(async (trx) => confirmHeldTime(trx, deps, await lockHold(trx, found.id), { by: 'visitor', actor: null }))
+    .catch((err) => {
+      // Taken in the same instant by a booking the lock did not see: the same answer as taken.
+      if (isTimeTaken(err)) return { outcome: 'gone' as const, start: now };
+      throw err;
+    });
+  if (result.outcome === 'confirmed') result.deliver();
+  if (result.outcome === 'confirmed' || result.outcome === 'already') {
+    const when = result.appointment ? visitorMoment(result.appointment.start) : '';
+    return {
+      message: `Your free consultation${when ? ` on ${when}` : ''} is booked. We have emailed you the details and a calendar invitation.`,
+      confirmed: true,
+    };
+  }
+  if (result.outcome === 'gone') {
+    throw conflict(
+      "That time is no longer free: it was booked by someone else before it was confirmed. Your request is still with us, and we'll call you to agree a time.",
+    );
+  }
+  throw badRequest(LINK_INVALID, { hold: [LINK_INVALID] });
 }
 
 export function repeatBookingMessage(firstAt: Date, contact: string) {
@@ -159,8 +240,13 @@ export async function getBooking(db: Db, input: { id: number }) {
   };
 }
 
-export async function updateBooking(db: Db, actor: SessionUser, input: { id: number; status?: ConsultationStatus; notes?: string | null }) {
-  return db.transaction().execute(async (trx) => {
+export async function updateBooking(
+  deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock'>,
+  actor: SessionUser,
+  input: { id: number; status?: ConsultationStatus; notes?: string | null },
+) {
+  let deliver = () => {};
+  const answer = await deps.db.transaction().execute(async (trx) => {
     const before = await repo.findBookingForUpdate(trx, input.id);
     if (!before) throw notFound(BOOKING_MISSING);
     if (input.status && input.status !== before.status) {
@@ -177,6 +263,15 @@ export async function updateBooking(db: Db, actor: SessionUser, input: { id: num
     const changes = changedFields(before, after);
     if (Object.keys(changes).length === 0) return { message: 'Nothing changed.' };
     await repo.updateBooking(trx, input.id, after);
+    // A dietitian who takes up a request (contacted) accepts its held time; closing it frees the time.
+    let heldTime = '';
+    if (changes.status && input.status === 'contacted') {
+      const held = await confirmHeldTime(trx, deps, await lockHoldOfConsultation(trx, input.id), { by: 'dietitian', actor });
+      if (held.outcome === 'confirmed') deliver = held.deliver;
+      if (held.outcome === 'confirmed') heldTime = ' The time the visitor picked is now their appointment.';
+      if (held.outcome === 'gone') heldTime = ' The time the visitor picked is no longer free: agree another with them.';
+    }
+    if (changes.status && input.status === 'closed') await releaseHoldOf(trx, deps, input.id);
     const statusChange = changes.status ? `status ${before.status} → ${input.status}` : '';
     await recordAudit(trx, actor, {
       action: changes.status ? 'booking.status_changed' : 'booking.notes_updated',
@@ -185,6 +280,8 @@ export async function updateBooking(db: Db, actor: SessionUser, input: { id: num
       summary: `Booking #${input.id} (${before.name}): ${[statusChange, changes.notes ? 'notes updated' : ''].filter(Boolean).join(', ')}`,
       details: changes,
     });
-    return { message: 'The booking was updated.' };
+    return { message: `The booking was updated.${heldTime}` };
   });
+  deliver();
+  return answer;
 }

@@ -580,6 +580,27 @@ export interface AppointmentsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/**
+ * A visitor's chosen consultation time, held until they confirm it or a dietitian accepts the request
+ * (then appointment_id is the booked appointment), or until expires_at; released when a client booked
+ * over it or the request was closed. Only a live hold ('held', not expired) keeps a time from visitors.
+ */
+export type ConsultationHoldStatus = 'held' | 'confirmed' | 'released';
+export interface ConsultationHoldsTable {
+  id: Generated<number>;
+  consultation_id: number;
+  dietitian_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  busy_until: Timestamp;
+  expires_at: Timestamp;
+  requester_ip: string;
+  status: ColumnType<ConsultationHoldStatus, ConsultationHoldStatus | undefined, ConsultationHoldStatus>;
+  appointment_id: number | null;
+  settled_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
 /** A reminder sent for one start time of one appointment (exactly once). */
 export interface AppointmentRemindersTable {
   appointment_id: number;
@@ -780,6 +801,7 @@ export interface Database {
   availability_exceptions: AvailabilityExceptionsTable;
   appointments: AppointmentsTable;
   appointment_reminders: AppointmentRemindersTable;
+  consultation_holds: ConsultationHoldsTable;
   call_seats: CallSeatsTable;
   session_notes: SessionNotesTable;
   call_settings: CallSettingsTable;

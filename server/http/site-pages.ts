@@ -10,7 +10,7 @@
 export const PRERENDERED_PATHS = ['/', '/about-us', '/pricing-plans', '/faq', '/consult', '/contact-us', '/login'] as const;
 
 /** Client-rendered pages of the public layout: they get the app shell. */
-export const APP_SHELL_PATHS = ['/reset-password', '/platform-guide'] as const;
+export const APP_SHELL_PATHS = ['/reset-password', '/platform-guide', '/confirm-consultation'] as const;
 
 /** Areas the client app draws under any path (signed-in areas, and an appointment's call page). */
 export const APP_SHELL_AREAS = ['/dashboard', '/admin', '/call'] as const;

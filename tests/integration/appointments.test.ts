@@ -281,7 +281,7 @@ describe('visitor consultations', () => {
     isMedicalCondition: false,
   };
 
-  it('books a chosen slot with the request; a taken slot stores nothing; a callback needs no slot', async () => {
+  it('holds a chosen slot with the request and books it once confirmed; a taken slot stores nothing; a callback needs no slot', async () => {
     const slot = ist('2026-10-23', '14:35');
     const withSlot = await post('/client/book-consultation', undefined, {
       ...form,
@@ -290,6 +290,15 @@ describe('visitor consultations', () => {
       tz: 'Asia/Dubai',
     });
     expect(withSlot.status).toBe(201);
+    // Held, not booked, until the visitor confirms it with the mailed link.
+    expect(withSlot.body.message).toMatch(/holding/);
+    await server.deps.mailer.drain();
+    const link = /\/confirm-consultation\?hold=(\d+)&exp=(\d+)&sig=([\w-]+)/.exec(
+      server.mails.find((m) => m.to === 'asha@example.test')?.text ?? '',
+    );
+    expect(link).not.toBeNull();
+    const confirmed = await post('/client/confirm-consultation', undefined, { hold: link![1], exp: link![2], sig: link![3] });
+    expect(confirmed.status).toBe(200);
     const row = await server.deps.db
       .selectFrom('appointments')
       .selectAll()

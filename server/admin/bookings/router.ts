@@ -17,5 +17,5 @@ export const bookingsRouter = router({
   update: adminProcedure
     .input(updateBookingInput)
     .output(messageResult)
-    .mutation(({ ctx, input }) => service.updateBooking(ctx.deps.db, ctx.user, input)),
+    .mutation(({ ctx, input }) => service.updateBooking(ctx.deps, ctx.user, input)),
 });

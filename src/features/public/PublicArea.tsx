@@ -20,6 +20,7 @@ const NotFoundPage = lazy(() => import('./NotFoundPage'));
 const LoginPage = lazyWithData(() => import('../auth/LoginPage'));
 const ResetPasswordPage = lazyWithData(() => import('../auth/ResetPasswordPage'));
 const PlatformGuidePage = lazyWithData(() => import('../auth/PlatformGuidePage'));
+const ConfirmConsultationPage = lazyWithData(() => import('./consult/ConfirmConsultationPage'));
 
 /** These pages scroll smoothly to the top when opened. */
 const SMOOTH_SCROLL_PATHS = new Set(['/about-us', '/contact-us', '/faq']);
@@ -74,6 +75,7 @@ export default function PublicArea() {
             <Route path="/login" component={LoginPage} />
             <Route path="/reset-password" component={ResetPasswordPage} />
             <Route path="/platform-guide" component={PlatformGuidePage} />
+            <Route path="/confirm-consultation" component={ConfirmConsultationPage} />
             <Route component={NotFoundPage} />
           </Switch>
           <HydrationMark />

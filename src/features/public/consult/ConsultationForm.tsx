@@ -4,12 +4,12 @@ import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import {
-  CONSULTATION_BOOKED,
   type ConsultationFormInput,
   type ConsultationFormValues,
   consultationForm,
   DEFAULT_GENDER,
   GENDERS,
+  HOLD_MINUTES,
 } from '../../../../server/consultation/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { controlClasses, FieldShell, TextField } from '../../../components/ui/Field';
@@ -76,8 +76,9 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
   const onSubmit = handleSubmit(async (values) => {
     try {
       const booked = await overlay.run(book.mutateAsync(slot ? { ...values, slot: slot.start, tz } : values));
-      // A repeat of an open request says it is in hand (and since when) instead of pretending to book again.
-      toast.success(booked.repeated ? booked.message : CONSULTATION_BOOKED);
+      // The server's answer says what happened: booked for a callback, a time held until the mail's link
+      // confirms it, or a repeat of an open request that is in hand (and since when).
+      toast.success(booked.message);
       reset(EMPTY_CONSULTATION);
       setSlot(null);
       setOffered(null);
@@ -153,7 +154,10 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
         {...register('isMedicalCondition')}
       />
       <div className="flex flex-col gap-2 border-t border-slate-200 pt-4" data-testid="consult-slots">
-        <p className="text-sm text-slate-600">Pick a time for your free video consultation, or leave it and we will call you back.</p>
+        <p className="text-sm text-slate-600">
+          Pick a time for your free video consultation, or leave it and we will call you back. We hold the time you pick for {HOLD_MINUTES}{' '}
+          minutes: it is booked once you confirm it with the link we email you.
+        </p>
         {offered && (
           <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900" role="status">
             That time was just taken. These are the next free ones.
