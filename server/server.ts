@@ -75,7 +75,7 @@ export async function createDeps(
   const { followUpBus, jobs } = await withStartupLock(dbHandle, async () => {
     await migrateToLatest(dbHandle.db);
     await syncCountries(dbHandle.db);
-    if (config.seedDemo) await seedDemo({ db: dbHandle.db, logger });
+    if (config.seedDemo) await seedDemo({ db: dbHandle.db, storage, logger }, { now: clock() });
     await feedBus.start();
     const started = await startFollowUps({ config, dbHandle, logger, mailer, metrics, clock });
     await schedulePush(started.jobs, { db: dbHandle.db, logger, vapid, policy: config.push });

@@ -1,21 +1,32 @@
 import { type Kysely, sql } from 'kysely';
 import { ROLE } from '../auth/roles.js';
-import { findPlan } from '../catalogue/plans.js';
 import type { Database } from '../db/schema.js';
 import { createDietPlan } from '../diet-plan/service.js';
 import type { Logger } from '../logger.js';
+import { indiaDay, indiaInstant } from '../appointments/slots.js';
 import { renderDietPlanPdf } from '../pdf/diet-plan.js';
-import { assignSubscription } from '../subscription/service.js';
+import type { FileStorage } from '../storage/storage.js';
 import { createUser } from '../users/service.js';
 import { todayUtc } from '../validation.js';
+import { seedAppointments } from './demo-appointments.js';
+import { seedClinic } from './demo-clinic.js';
+import { ASHA_MESSAGES, ROHAN_MESSAGES, seedConversation } from './demo-conversations.js';
 import { DEMO_FEED_POSTS } from './demo-feed.js';
+import { issueDemoInvoice, payDemoInvoice } from './demo-invoices.js';
+import { seedJournal } from './demo-journal.js';
+import { renderDemoPhotos } from './demo-photos.js';
 import { addDays, ashaDietPlans, rohanDietPlan } from './demo-plans.js';
+import { seedCareRecord } from './demo-record.js';
 
 /**
- * Demo content for an empty database, so a fresh `npm start` shows a working
- * service: a dietitian, two clients with weight histories, diet plans with
- * real PDFs, a subscription, a feed with likes and a review. It never touches
- * a database that has any user, so it is safe to run on every start.
+ * Demo content for an empty database, so a fresh `npm start` shows every part
+ * of a working service: a dietitian and her clinic as she would set it up
+ * (billing details, weekly hours, office hours, saved replies), and two clients
+ * with weight histories, diet plans with real PDFs, plans paid by invoice and
+ * one invoice each still to pay, a conversation each, a week of meal journal
+ * with photos and comments, a care record, a past session with notes and the
+ * next one booked; a feed with likes and a review. It never touches a database
+ * that has any user, so it is safe to run on every start.
  */
 
 export type DemoAccount = { role: 'admin' | 'client'; email: string; password: string; name: string };
@@ -57,23 +68,27 @@ const split = (name: string) => {
 };
 
 export async function seedDemo(
-  deps: { db: Kysely<Database>; logger?: Logger },
+  deps: { db: Kysely<Database>; storage: FileStorage; logger?: Logger },
   opts: { today?: string; now?: Date } = {},
 ): Promise<SeedResult> {
-  const { db, logger } = deps;
+  const { db, storage, logger } = deps;
   if (await hasAnyUser(db)) return { seeded: false, reason: 'the database already has users' };
 
   const now = opts.now ?? new Date();
   const today = opts.today ?? todayUtc(now);
+  // The clinic's calendar, journal and invoices run on India-time days.
+  const indiaToday = indiaDay(now);
   // Rendering takes a moment; do it before the transaction holds its lock.
   const ashaPlans = ashaDietPlans(today);
   const rohanPlan = rohanDietPlan(today);
   const render = (plan: (typeof ashaPlans)[number], clientName: string, issuedOn: string) =>
     renderDietPlanPdf({ ...plan, clientName, dietitian: split(ADMIN.name), issuedOn });
-  const pdfs = {
-    asha: await Promise.all(ashaPlans.map((p) => render(p, ASHA.name, addDays(p.from, -2)))),
-    rohan: await render(rohanPlan, ROHAN.name, addDays(rohanPlan.from, -1)),
-  };
+  const [ashaPdfs, rohanPdf, photos] = await Promise.all([
+    Promise.all(ashaPlans.map((p) => render(p, ASHA.name, addDays(p.from, -2)))),
+    render(rohanPlan, ROHAN.name, addDays(rohanPlan.from, -1)),
+    renderDemoPhotos(),
+  ]);
+  const pdfs = { asha: ashaPdfs, rohan: rohanPdf };
 
   const result = await db.transaction().execute(async (trx): Promise<SeedResult> => {
     // Two instances starting together on one empty database: one seeds, the other finds users.
@@ -138,15 +153,87 @@ export async function seedDemo(
     });
     dietPlanIds.push(rohanCreated.id);
 
-    // Asha bought the featured 6-month weight-loss plan when her second phase began.
-    const plan = findPlan('WL', 'tier-commitment');
-    if (!plan) throw new Error('The catalogue has no WL tier-commitment plan');
-    await assignSubscription(trx, {
-      clientId: asha.id,
-      planType: plan.type,
-      planId: plan.id,
-      startDate: ashaPlans[1]!.from,
-      amountReceived: plan.sellPrice,
+    const clinic = await seedClinic(trx, { dietitianId: admin.id, today: indiaToday, now });
+    const people = {
+      meera: { id: admin.id, name: ADMIN.name },
+      asha: { id: asha.id, name: ASHA.name },
+      rohan: { id: rohan.id, name: ROHAN.name },
+    };
+
+    // Plans are paid by invoice: Asha bought the featured 6-month weight-loss plan when her second phase began,
+    // Rohan the one-month weight-gain plan two days before his first diet plan. Each has the next invoice to pay.
+    const ashaStart = ashaPlans[1]!.from;
+    const rohanStart = addDays(rohanPlan.from, -2);
+    const issue = (client: { id: number; name: string }, input: Parameters<typeof issueDemoInvoice>[1]['input'], at: Date) =>
+      issueDemoInvoice(trx, { billing: clinic.billing, client, dietitianId: admin.id, input, at });
+    const ashaPaid = await issue(
+      people.asha,
+      { plan: { planType: 'WL', planId: 'tier-commitment' }, clientStateCode: '27' },
+      indiaInstant(addDays(ashaStart, -2), 11 * 60),
+    );
+    await payDemoInvoice(trx, ashaPaid, {
+      utr: '432118765501',
+      claimedAt: indiaInstant(addDays(ashaStart, -1), 19 * 60 + 5),
+      confirmedAt: indiaInstant(ashaStart, 10 * 60),
+      dietitianId: admin.id,
+    });
+    const rohanPaid = await issue(
+      people.rohan,
+      { plan: { planType: 'WG', planId: 'tier-kickstart' }, clientStateCode: '29' },
+      indiaInstant(addDays(rohanStart, -1), 17 * 60),
+    );
+    await payDemoInvoice(trx, rohanPaid, {
+      utr: '432987120044',
+      claimedAt: indiaInstant(addDays(rohanStart, -1), 21 * 60 + 40),
+      confirmedAt: indiaInstant(rohanStart, 9 * 60 + 45),
+      dietitianId: admin.id,
+    });
+    await issue(
+      people.asha,
+      {
+        lines: [{ description: 'Lab report review: thyroid profile, vitamin D and B12', quantity: 1, unitPaise: 600_00 }],
+        clientStateCode: '27',
+      },
+      indiaInstant(addDays(indiaToday, -2), 16 * 60),
+    );
+    await issue(
+      people.rohan,
+      {
+        plan: { planType: 'WG', planId: 'tier-kickstart' },
+        clientStateCode: '29',
+        notes: 'Month 2: paying extends your plan from the day after this month ends.',
+      },
+      indiaInstant(addDays(indiaToday, -1), 18 * 60),
+    );
+
+    const clients = [
+      { ...people.asha, kind: 'asha' as const, start: ashaStart, targetInDays: 150, messages: ASHA_MESSAGES },
+      { ...people.rohan, kind: 'rohan' as const, start: rohanStart, targetInDays: 90, messages: ROHAN_MESSAGES },
+    ];
+    for (const client of clients) {
+      const common = { client, dietitianId: admin.id, today: indiaToday, now };
+      await seedCareRecord(trx, { ...common, startDate: client.start, targetInDays: client.targetInDays });
+      await seedJournal(trx, storage, { ...common, photos });
+      await seedConversation(trx, storage, {
+        client,
+        dietitian: people.meera,
+        lines: client.messages,
+        photos,
+        officeHours: clinic.officeHours,
+        today: indiaToday,
+        now,
+      });
+    }
+    // Asha likes late mornings, Rohan comes after work; each had a session in the last couple of weeks.
+    await seedAppointments(trx, {
+      dietitianId: admin.id,
+      availability: clinic.availability,
+      clients: [
+        { client: clients[0]!, minute: 11 * 60 + 30, pastFrom: addDays(indiaToday, -10) },
+        { client: clients[1]!, minute: 18 * 60, pastFrom: addDays(rohanStart, 2) },
+      ],
+      today: indiaToday,
+      now,
     });
 
     const hour = 3600_000;

@@ -1,15 +1,22 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueSession } from '../../server/auth/sessions-repo.js';
 import { verifyPassword } from '../../server/auth/password.js';
 import { ROLE } from '../../server/auth/roles.js';
-import { findPlan } from '../../server/catalogue/plans.js';
 import type { DbHandle } from '../../server/db/index.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
+import { sendAppointmentReminders } from '../../server/appointments/reminders.js';
+import { dayIn, shiftDay } from '../../server/journal/schema.js';
+import { sendMessageNotices } from '../../server/messages/notify.js';
 import { DEMO_ACCOUNTS, seedDemo } from '../../server/seed/demo.js';
+import { createLocalStorage } from '../../server/storage/local.js';
 import { todayUtc } from '../../server/validation.js';
 import { createTestDatabase } from '../helpers/db.js';
-import { httpClient } from '../helpers/callers.js';
+import { callerFor, httpClient } from '../helpers/callers.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -17,7 +24,7 @@ let server: TestServer;
 /** Seeding runs inside createDeps when SEED_DEMO is on, as `npm start` does on an empty embedded database. */
 beforeAll(async () => {
   server = await startTestServer({ SEED_DEMO: '1' });
-}, 120_000); // renders four PDFs and hashes three passwords on top of the usual start
+}, 120_000); // renders four PDFs and eight photos and hashes three passwords on top of the usual start
 afterAll(() => server?.stop());
 
 const TABLES = ['users', 'weights', 'diet_plans', 'subscriptions', 'feed_posts', 'feed_likes', 'ratings'] as const;
@@ -43,7 +50,7 @@ describe('seedDemo', () => {
       users: 3,
       weights: 34,
       diet_plans: 4,
-      subscriptions: 1,
+      subscriptions: 2,
       feed_posts: 12,
       feed_likes: 15,
       ratings: 1,
@@ -143,20 +150,24 @@ describe('seedDemo', () => {
     expect(signature(Buffer.from(preview.base64, 'base64'))).toBe('Meera Iyer');
   });
 
-  it('puts Asha on an active catalogue subscription at catalogue prices', async () => {
-    const asha = await userByEmail('asha@poshan.demo');
-    const plan = findPlan('WL', 'tier-commitment')!;
-    const sub = await server.deps.db.selectFrom('subscriptions').selectAll().executeTakeFirstOrThrow();
-    expect(sub).toMatchObject({
-      client_id: asha.id,
-      plan_type: 'WL',
-      plan_id: 'tier-commitment',
-      plan_name: plan.name,
-      list_price: 11999,
-      amount_received: 9599,
-      cancelled_at: null,
-    });
-    expect(sub.start_date <= todayUtc() && todayUtc() <= sub.end_date).toBe(true);
+  it('puts each client on an active catalogue plan started by the paid invoice for it, at the amount paid', async () => {
+    for (const [email, planType, planId, listPrice] of [
+      ['asha@poshan.demo', 'WL', 'tier-commitment', 11999],
+      ['rohan@poshan.demo', 'WG', 'tier-kickstart', 1999],
+    ] as const) {
+      const client = await userByEmail(email);
+      const sub = await server.deps.db.selectFrom('subscriptions').selectAll().where('client_id', '=', client.id).executeTakeFirstOrThrow();
+      expect(sub).toMatchObject({ plan_type: planType, plan_id: planId, list_price: listPrice, cancelled_at: null });
+      expect(sub.start_date <= todayUtc() && todayUtc() <= sub.end_date).toBe(true);
+      const paid = await server.deps.db
+        .selectFrom('invoices')
+        .selectAll()
+        .where('client_id', '=', client.id)
+        .where('status', '=', 'paid')
+        .executeTakeFirstOrThrow();
+      expect(paid).toMatchObject({ subscription_id: sub.id, plan_id: planId, paid_via: 'upi' });
+      expect(sub.amount_received * 100).toBe(paid.total_paise);
+    }
   });
 
   it('posts a dozen feed items as the dietitian, liked by both clients, and one rating', async () => {
@@ -174,21 +185,158 @@ describe('seedDemo', () => {
 
   it('does nothing on a second run (any user means the database is not empty)', async () => {
     const before = await counts();
-    expect(await seedDemo({ db: server.deps.db })).toEqual({ seeded: false, reason: 'the database already has users' });
+    expect(await seedDemo({ db: server.deps.db, storage: server.deps.storage })).toEqual({
+      seeded: false,
+      reason: 'the database already has users',
+    });
     expect(await counts()).toEqual(before);
+  });
+});
+
+/** Signs in as a demo account and calls the procedures as the web client does. */
+async function demoCaller(email: string) {
+  const user = await userByEmail(email);
+  return { user, api: await callerFor(server, (await issueSession(server.deps.db, user.id)).token) };
+}
+
+/** What a signed link serves: its status, type and, for an image, its size in pixels. */
+async function served(url: string) {
+  const res = await fetch(new URL(url, server.url));
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const meta = res.ok ? await sharp(bytes).metadata() : undefined;
+  return { status: res.status, type: res.headers.get('content-type'), width: meta?.width };
+}
+
+describe('the demo a newcomer signs in to', () => {
+  const today = () => dayIn(new Date());
+
+  it('shows Asha her conversation: messages both ways, one with a photo its signed links serve, one still unread', async () => {
+    const { api } = await demoCaller('asha@poshan.demo');
+    const { items } = await api.messages.conversations({});
+    expect(items).toHaveLength(1);
+    const page = await api.messages.list({ conversationId: items[0]!.id });
+    const roles = new Set(page.messages.map((m) => m.sender.role));
+    expect(roles).toContain('client');
+    expect(roles).toContain('dietitian');
+    const withPhoto = page.messages.filter((m) => m.attachments.length > 0);
+    expect(withPhoto).toHaveLength(1);
+    const [photo] = withPhoto[0]!.attachments;
+    expect(await served(photo!.url)).toEqual({ status: 200, type: 'image/jpeg', width: 960 });
+    expect(await served(photo!.thumbnailUrl!)).toMatchObject({ status: 200, type: 'image/webp' });
+    expect((await api.messages.unread()).totalUnread).toBe(1);
+  });
+
+  it('shows Asha a week of her meal journal with photos, a mark and the dietitian’s comments, and her water', async () => {
+    const { api } = await demoCaller('asha@poshan.demo');
+    const week = await api.journal.list({ from: shiftDay(today(), -7), to: shiftDay(today(), -1) });
+    expect(new Set(week.entries.map((e) => e.date)).size).toBe(7);
+    const photos = week.entries.flatMap((e) => e.photos);
+    expect(photos.length).toBeGreaterThanOrEqual(7);
+    expect(await served(photos[0]!.url)).toMatchObject({ status: 200, type: 'image/jpeg' });
+    const comments = week.entries.flatMap((e) => e.comments);
+    expect(comments.some((c) => c.author.role === 'dietitian')).toBe(true);
+    expect(comments.some((c) => c.author.role === 'client')).toBe(true);
+    expect(week.entries.some((e) => e.mark?.kind === 'lets-talk')).toBe(true);
+    expect((await api.journal.water({ date: shiftDay(today(), -1) })).glasses).toBeGreaterThan(0);
+  });
+
+  it('offers Asha free follow-up times in the next 14 days, and shows her next session and a past one', async () => {
+    const { api } = await demoCaller('asha@poshan.demo');
+    const now = Date.now();
+    const { slots } = await api.appointments.slots({ kind: 'follow_up' });
+    expect(slots.length).toBeGreaterThan(10);
+    expect(slots.every((s) => s.start.getTime() > now && s.start.getTime() < now + 15 * 86_400_000)).toBe(true);
+    const free = await api.appointments.slots({ kind: 'consultation' });
+    expect(free.slots.length).toBeGreaterThan(10);
+    const mine = await api.appointments.list({});
+    expect(mine.upcoming).toHaveLength(1);
+    expect(mine.upcoming[0]).toMatchObject({ status: 'booked', kind: 'follow_up', dietitianName: 'Meera Iyer', canChange: true });
+    // A day or more ahead: no reminder is due as the demo starts.
+    expect(mine.upcoming[0]!.start.getTime()).toBeGreaterThan(now + 24 * 3_600_000);
+    expect(mine.past.map((a) => a.status)).toEqual(['done']);
+    expect(mine.entitlement.rule).toBe('weekly');
+  });
+
+  it('shows Asha an invoice to pay by UPI and a paid one', async () => {
+    const { api } = await demoCaller('asha@poshan.demo');
+    const { items } = await api.invoice.list({});
+    const open = items.filter((i) => i.status === 'issued');
+    expect(open).toHaveLength(1);
+    expect(open[0]!.upiLink).toMatch(/^upi:\/\/pay\?pa=poshan\.demo%40okdemo&/);
+    expect(open[0]!.overdue).toBe(false);
+    expect(open[0]!.cgstPaise).toBeGreaterThan(0);
+    const paid = items.filter((i) => i.status === 'paid');
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({ upiLink: null, paidVia: 'upi', plan: { planType: 'WL', planId: 'tier-commitment' } });
+  });
+
+  it('gives Asha a finished intake, goals with progress and her measurements', async () => {
+    const { api } = await demoCaller('asha@poshan.demo');
+    expect((await api.careRecord.intake.get({})).state).toBe('done');
+    const goals = await api.careRecord.goals.get({});
+    expect(goals.current).toMatchObject({ targetWeightKg: 68, setBy: 'Meera Iyer' });
+    expect(goals.progress.weightPercent).toBeGreaterThan(0);
+    expect(await api.careRecord.measurements.list({})).toHaveLength(2);
+  });
+
+  it('shows Rohan his own conversation, journal, sessions and invoices (IGST: another state)', async () => {
+    const { api } = await demoCaller('rohan@poshan.demo');
+    const { items } = await api.messages.conversations({});
+    const page = await api.messages.list({ conversationId: items[0]!.id });
+    expect(page.messages.some((m) => m.attachments.length === 1)).toBe(true);
+    expect((await api.journal.list({})).entries.length).toBeGreaterThan(0);
+    const mine = await api.appointments.list({});
+    expect([mine.upcoming.length, mine.past.length]).toEqual([1, 1]);
+    const invoices = (await api.invoice.list({})).items;
+    expect(invoices.map((i) => i.status).sort()).toEqual(['issued', 'paid']);
+    expect(invoices.every((i) => i.igstPaise > 0 && i.cgstPaise === 0)).toBe(true);
+  });
+
+  it('shows Meera an inbox with a client waiting, a calendar with sessions, notes, payments and her clinic’s settings', async () => {
+    const { api } = await demoCaller('dietitian@poshan.demo');
+    const inbox = await api.admin.messages.inbox({});
+    expect(inbox.items).toHaveLength(2);
+    expect(inbox.items.filter((c) => c.waitingForUs).map((c) => c.client.name)).toEqual(['Rohan Mehta']);
+    expect(inbox.totalUnread).toBe(1);
+    expect((await api.admin.messages.savedReplies()).length).toBeGreaterThanOrEqual(3);
+    expect(await api.admin.messages.officeHours()).toEqual({ days: [1, 2, 3, 4, 5, 6], opens: '09:00', closes: '20:00' });
+
+    const calendar = await api.admin.appointments.calendar({ from: shiftDay(today(), -14), days: 28 });
+    expect(calendar.appointments.filter((a) => a.status === 'booked')).toHaveLength(2);
+    const done = calendar.appointments.filter((a) => a.status === 'done');
+    expect(done).toHaveLength(2);
+    for (const a of done) expect((await api.admin.calls.note({ appointmentId: a.id }))?.body).toMatch(/\w/);
+
+    const summary = await api.admin.payments.summary();
+    expect(summary.counts).toMatchObject({ issued: 2, paid: 2, claimed: 0, overdue: 0 });
+    expect((await api.admin.payments.settings())?.upiVpa).toBe('poshan.demo@okdemo');
+    const availability = await api.admin.appointments.availability({});
+    expect(availability.bookable).toBe(true);
+    expect(availability.exceptions).toHaveLength(1);
+  });
+
+  it('owes nobody an appointment reminder or an unread-message e-mail as it starts', async () => {
+    const { deps } = server;
+    expect(await sendAppointmentReminders(deps, new Date())).toBe(0);
+    expect(await sendMessageNotices(deps, new Date())).toEqual([]);
   });
 });
 
 describe('seedDemo on a database two instances open at once', () => {
   let handle: DbHandle;
+  const filesDir = mkdtempSync(join(tmpdir(), 'poshan-seed-files-'));
   beforeAll(async () => {
     handle = await createTestDatabase();
     await migrateToLatest(handle.db);
   }, 120_000);
-  afterAll(() => handle?.close());
+  afterAll(async () => {
+    await handle?.close();
+    rmSync(filesDir, { recursive: true, force: true });
+  });
 
   it('seeds exactly once', { timeout: 60_000 }, async () => {
-    const results = await Promise.all([seedDemo({ db: handle.db }), seedDemo({ db: handle.db })]);
+    const storage = createLocalStorage(filesDir);
+    const results = await Promise.all([seedDemo({ db: handle.db, storage }), seedDemo({ db: handle.db, storage })]);
     expect(results.filter((r) => r.seeded)).toHaveLength(1);
     const users = await handle.db
       .selectFrom('users')
