@@ -77,6 +77,42 @@ describe('booking a follow-up', () => {
     await page.getByTestId('slot').first().click();
     await screenshot(page, 'consult-slot');
   });
+
+  it('a visitor’s picked time is held until they confirm it from the mailed link', async () => {
+    await setUp();
+    const { page } = await signedInPage(browser, server, null, { viewport: PHONE });
+    await page.goto('/consult?book=true');
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Country').locator('option').count(), LIVE).toBeGreaterThan(200);
+    await dialog.getByLabel('Name', { exact: true }).fill('Kavya Menon');
+    await dialog.getByLabel('Email', { exact: true }).fill('kavya.holds@example.test');
+    await dialog.getByLabel('Age', { exact: true }).fill('31');
+    await dialog.getByLabel('Height (feet)').fill(`5'4"`);
+    await dialog.getByLabel('Weight (kg)').fill('68');
+    await dialog.getByLabel('State', { exact: true }).fill('Kerala');
+    await dialog.getByLabel('Contact number').fill('9847012399');
+    await dialog.getByRole('radio', { name: 'No' }).check();
+    await dialog.getByLabel('Country').selectOption({ label: 'India' });
+    await expect.poll(() => dialog.getByTestId('slot').count(), LIVE).toBeGreaterThan(0);
+    await dialog.getByTestId('slot').first().click();
+    await dialog.getByRole('button', { name: 'Consult' }).click();
+    await expectToast(page, /We are holding .* confirm it with the link/);
+
+    await server.deps.mailer.drain();
+    const mail = server.mails.filter((m) => m.to === 'kavya.holds@example.test').at(-1);
+    const link = /\/confirm-consultation\?hold=\d+&exp=\d+&sig=[\w-]+/.exec(mail?.text ?? '')?.[0];
+    expect(link).toBeDefined();
+    // Opening the link books nothing: a mail scanner may open it.
+    await page.goto(link!);
+    await expect.poll(() => page.getByRole('button', { name: 'Confirm my time' }).count(), LIVE).toBe(1);
+    const before = await server.deps.db.selectFrom('consultation_holds').select('status').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(before.status).toBe('held');
+    await screenshot(page, 'consult-confirm');
+    await page.getByRole('button', { name: 'Confirm my time' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'is booked' }).count(), LIVE).toBe(1);
+    const after = await server.deps.db.selectFrom('consultation_holds').select('status').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(after.status).toBe('confirmed');
+  });
 });
 
 describe('the console', () => {
