@@ -24,6 +24,7 @@ import * as razorpayEvents from './2026-11-26T0860_razorpay_events.js';
 import * as messageSendInOneCall from './2026-11-26T0900_message_send_in_one_call.js';
 import * as messageSendBatch from './2026-11-26T1000_message_send_batch.js';
 import * as consultationHolds from './2026-11-28T0600_consultation_holds.js';
+import * as pushOwnershipAndVapid from './2026-11-28T0610_push_ownership_and_vapid.js';
 import * as claimUtrOpenOnce from './2026-11-28T0620_claim_utr_open_once.js';
 
 /**
@@ -57,5 +58,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0900_message_send_in_one_call': messageSendInOneCall,
   '2026-11-26T1000_message_send_batch': messageSendBatch,
   '2026-11-28T0600_consultation_holds': consultationHolds,
+  '2026-11-28T0610_push_ownership_and_vapid': pushOwnershipAndVapid,
   '2026-11-28T0620_claim_utr_open_once': claimUtrOpenOnce,
 };

@@ -207,9 +207,6 @@ const envSchema = z
     if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
       const missing = env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY';
       ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other VAPID key (set both or neither)' });
-    } else if (env.NODE_ENV === 'production' && !env.VAPID_PUBLIC_KEY) {
-      for (const name of ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'])
-        ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production (npx web-push generate-vapid-keys)' });
     }
     if (env.NODE_ENV === 'production' && env.PUSH_ALLOW_INSECURE_ENDPOINTS) {
       ctx.addIssue({
@@ -293,7 +290,7 @@ export interface Config {
 }
 
 export interface PushConfig {
-  /** Both or neither; neither → generated once into DATA_DIR (server/push/vapid.ts). Required in production. */
+  /** Both or neither; neither → a pair made at the first start and kept in the database, sealed with APP_SECRET (server/push/vapid.ts). */
   vapidPublicKey: string | undefined;
   vapidPrivateKey: string | undefined;
   /** Who the push services may contact: a mailto: or https: URL (default: PUBLIC_URL if https, else MAIL_FROM's address). */

@@ -10,6 +10,7 @@ import { DEMO_ACCOUNTS, demoAccountsPresent } from './seed/demo.js';
 import { createDeps, listen, openDatabase } from './server.js';
 import { pdfPool } from './pdf/pool.js';
 import { LocalFilesElsewhereError } from './storage/single-instance.js';
+import { StoredVapidKeysUnreadableError } from './push/vapid.js';
 
 /**
  * `npm start` (through scripts/start.mjs): validate the configuration, take the
@@ -66,7 +67,8 @@ async function main() {
   await startTracing(config);
   const dbHandle = await openDatabase(config);
   const deps = await createDeps(config, dbHandle).catch((err: unknown) => {
-    if (err instanceof LocalFilesElsewhereError) fail(`Poshan cannot start: ${err.message}`);
+    if (err instanceof LocalFilesElsewhereError || err instanceof StoredVapidKeysUnreadableError)
+      fail(`Poshan cannot start: ${err.message}`);
     throw err;
   });
   const internalToken = lock ? writeInternalToken(config.dataDir) : undefined;

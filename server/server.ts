@@ -71,9 +71,10 @@ export async function createDeps(
   const clock = opts.clock ?? (() => new Date());
   // Before any start-up work: an instance that cannot share its files with the others stops here.
   const storage = await openStorage(config.storage, dbHandle, logger);
-  const vapid = resolveVapidKeys(config);
-  const { followUpBus, jobs } = await withStartupLock(dbHandle, async () => {
+  const { followUpBus, jobs, vapid } = await withStartupLock(dbHandle, async () => {
     await migrateToLatest(dbHandle.db);
+    // After the migrations (its table is one of theirs), before anything is pushed.
+    const vapid = await resolveVapidKeys(config, dbHandle.db, secret, logger);
     await syncCountries(dbHandle.db);
     if (config.seedDemo) await seedDemo({ db: dbHandle.db, storage, logger }, { now: clock() });
     await feedBus.start();
@@ -82,7 +83,7 @@ export async function createDeps(
     await scheduleMessageNotices(started.jobs, { db: dbHandle.db, mailer, logger, config, jobs: started.jobs }, clock);
     await scheduleAttachmentCleanup(started.jobs, { db: dbHandle.db, storage, logger, clock });
     await scheduleAppointmentReminders(started.jobs, { db: dbHandle.db, mailer, logger, config }, clock);
-    return started;
+    return { ...started, vapid };
   });
   const messagesBus = createMessagesBus(dbHandle, (err) => logger.warn('bad messages notification', { error: err.message }));
   await messagesBus.start();

@@ -486,6 +486,18 @@ export interface PushSubscriptionsTable {
   /** The push service's host, from the endpoint (a generated column: the console's health card groups by it). */
   service_host: GeneratedAlways<string>;
   created_at: CreatedAt;
+  /** When the browser last registered it: the oldest goes first when a sign-in or a person has too many. */
+  registered_at: Timestamp;
+}
+
+/** The server's VAPID key pair when the operator sets none: one row, made at the first start (server/push/vapid.ts). */
+export interface PushVapidKeysTable {
+  id: ColumnType<1, 1 | undefined, never>;
+  /** The uncompressed P-256 public key, URL-safe base64 (87 characters): what browsers subscribe with. */
+  public_key: string;
+  /** The private key sealed with a key derived from APP_SECRET (server/auth/key-crypto.ts), never the key itself. */
+  private_key_sealed: string;
+  created_at: CreatedAt;
 }
 
 /** A person's choice for one category; no row means e-mail and push both on. */
@@ -794,6 +806,7 @@ export interface Database {
   payment_claims: PaymentClaimsTable;
   gateway_events: GatewayEventsTable;
   push_subscriptions: PushSubscriptionsTable;
+  push_vapid_keys: PushVapidKeysTable;
   notification_preferences: NotificationPreferencesTable;
   push_deliveries: PushDeliveriesTable;
   availability_settings: AvailabilitySettingsTable;

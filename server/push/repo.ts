@@ -1,24 +1,66 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db, Tx } from '../db/index.js';
 import type { PushDeliveryState, PushPayload, PushUrgency } from '../db/schema.js';
 
 /** Push subscriptions and deliveries (decision 115). */
 
-export function saveSubscription(db: Db, row: { user_id: number; family_id: string; endpoint: string; p256dh: string; auth: string }) {
-  // One row per endpoint: a browser subscribing again (new keys, or another person signed in on it) replaces it.
-  return db
+/**
+ * Registers a browser for a person, tied to the sign-in making the call, and
+ * keeps the newest `keep.perSignIn` of that sign-in and `keep.perPerson` of the
+ * person (by last registration). The person's registrations wait on each
+ * other (a lock per person), so two at once cannot both miss the other's row.
+ * - The same person again (a new sign-in, new keys): their row is updated.
+ * - Another person naming the endpoint: a row of their own; the first
+ *   person's stays theirs. Only when the keys are the same too, which only the
+ *   browser holds (its auth secret), has the browser itself passed to another
+ *   account: the earlier person's row goes, it no longer reaches them.
+ */
+export async function saveSubscription(
+  trx: Tx,
+  row: { user_id: number; family_id: string; endpoint: string; p256dh: string; auth: string },
+  keep: { perSignIn: number; perPerson: number },
+) {
+  await sql`select pg_advisory_xact_lock(hashtext('poshan:push_subscriptions'), ${row.user_id})`.execute(trx);
+  await trx
+    .deleteFrom('push_subscriptions')
+    .where('endpoint', '=', row.endpoint)
+    .where('user_id', '<>', row.user_id)
+    .where('p256dh', '=', row.p256dh)
+    .where('auth', '=', row.auth)
+    .execute();
+  const saved = await trx
     .insertInto('push_subscriptions')
-    .values(row)
+    .values({ ...row, registered_at: sql<Date>`now()` })
     .onConflict((oc) =>
-      oc.column('endpoint').doUpdateSet({
-        user_id: row.user_id,
+      oc.columns(['user_id', 'endpoint']).doUpdateSet({
         family_id: row.family_id,
         p256dh: row.p256dh,
         auth: row.auth,
+        registered_at: sql<Date>`now()`,
       }),
     )
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
+  await dropAllButNewest(trx, row.user_id, row.family_id, keep.perSignIn);
+  await dropAllButNewest(trx, row.user_id, null, keep.perPerson);
+  return saved;
+}
+
+/** Deletes a person's registrations (of one sign-in, or all) beyond the newest `keep`. */
+function dropAllButNewest(trx: Tx, userId: number, familyId: string | null, keep: number) {
+  return trx
+    .deleteFrom('push_subscriptions')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('push_subscriptions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .$if(familyId !== null, (q) => q.where('family_id', '=', familyId!))
+        .orderBy('registered_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(keep),
+    )
+    .execute();
 }
 
 export function deleteOwnSubscription(db: Db, userId: number, endpoint: string) {
@@ -138,4 +180,20 @@ export async function failedDeliveries(db: Db, limit: number) {
       .execute(),
   ]);
   return { count: Number(count?.n ?? 0), newest };
+}
+
+/** The server's stored VAPID pair (sealed private half), if one was made. */
+export function findVapidKeys(db: Db) {
+  return db.selectFrom('push_vapid_keys').select(['public_key', 'private_key_sealed']).where('id', '=', 1).executeTakeFirst();
+}
+
+/** Stores a pair unless one is there already (another instance's, made at the same moment); true when this one was stored. */
+export async function insertVapidKeysUnlessPresent(db: Db, pair: { public_key: string; private_key_sealed: string }): Promise<boolean> {
+  const inserted = await db
+    .insertInto('push_vapid_keys')
+    .values({ id: 1, ...pair })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
 }

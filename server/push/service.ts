@@ -1,7 +1,8 @@
 import { createPublicKey } from 'node:crypto';
 import type { SessionUser } from '../auth/session.js';
 import { familyOfSession } from '../auth/sessions-repo.js';
-import type { Db } from '../db/index.js';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/index.js';
 import { badRequest, unauthorized } from '../errors.js';
 import type { EndpointPolicy } from './endpoint.js';
 import { endpointProblem } from './endpoint.js';
@@ -23,13 +24,19 @@ function isP256Point(p256dh: string): boolean {
   }
 }
 
+/** A browser may register again and again (a new endpoint each time): the newest this many of one sign-in are kept. */
+export const MAX_PUSH_SUBSCRIPTIONS_PER_SIGN_IN = 10;
+/** And of one person, over all their sign-ins. */
+export const MAX_PUSH_SUBSCRIPTIONS_PER_PERSON = 20;
+
 /**
  * Registers this browser for push, tied to the sign-in making the call: the
  * device's sign-out (here or from the devices list) removes it. The endpoint
- * must belong to a push service (endpoint.ts); the same endpoint again
- * replaces the earlier registration.
+ * must belong to a push service (endpoint.ts); the same endpoint again from
+ * the same person replaces their earlier registration, never another
+ * person's (repo.saveSubscription). Beyond the caps above, the oldest go.
  */
-export async function subscribe(db: Db, policy: EndpointPolicy, actor: SessionUser, input: SubscribeInput) {
+export async function subscribe(db: Kysely<Database>, policy: EndpointPolicy, actor: SessionUser, input: SubscribeInput) {
   const problem = endpointProblem(input.endpoint, policy);
   if (problem) throw badRequest(`This push subscription cannot be used. ${problem}`, { endpoint: [problem] });
   const p256dh = input.keys.p256dh.replace(/=+$/, '');
@@ -39,17 +46,19 @@ export async function subscribe(db: Db, policy: EndpointPolicy, actor: SessionUs
   }
   const family = await familyOfSession(db, actor.sessionId);
   if (!family) throw unauthorized();
-  const row = await repo.saveSubscription(db, {
-    user_id: actor.id,
-    family_id: family.family_id,
-    endpoint: input.endpoint,
-    p256dh,
-    auth: input.keys.auth.replace(/=+$/, ''),
-  });
+  const row = await db
+    .transaction()
+    .execute((trx) =>
+      repo.saveSubscription(
+        trx,
+        { user_id: actor.id, family_id: family.family_id, endpoint: input.endpoint, p256dh, auth: input.keys.auth.replace(/=+$/, '') },
+        { perSignIn: MAX_PUSH_SUBSCRIPTIONS_PER_SIGN_IN, perPerson: MAX_PUSH_SUBSCRIPTIONS_PER_PERSON },
+      ),
+    );
   return { endpoint: input.endpoint, subscribedAt: row.created_at };
 }
 
-/** Forgets one of the person's own subscriptions (the browser unsubscribed); removed: false when it was not theirs or not there. */
+/** Forgets the person's own registration of an endpoint (the browser unsubscribed); removed: false when they had none. */
 export async function unsubscribe(db: Db, actor: SessionUser, input: { endpoint: string }) {
   const result = await repo.deleteOwnSubscription(db, actor.id, input.endpoint);
   return { removed: Number(result.numDeletedRows) > 0 };

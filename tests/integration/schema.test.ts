@@ -255,7 +255,8 @@ const expectedColumns = {
   ],
   payment_claims: ['id', 'invoice_id', 'utr', 'claimed_by', 'state', 'reason', 'decided_by', 'decided_at', 'created_at'],
   gateway_events: ['event_id', 'provider', 'kind', 'invoice_id', 'received_at', 'payment_id', 'outcome', 'detail'],
-  push_subscriptions: ['id', 'user_id', 'family_id', 'endpoint', 'p256dh', 'auth', 'service_host', 'created_at'],
+  push_subscriptions: ['id', 'user_id', 'family_id', 'endpoint', 'p256dh', 'auth', 'service_host', 'created_at', 'registered_at'],
+  push_vapid_keys: ['id', 'public_key', 'private_key_sealed', 'created_at'],
   notification_preferences: ['user_id', 'category', 'email', 'push', 'updated_at'],
   push_deliveries: [
     'id',
