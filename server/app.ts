@@ -23,6 +23,7 @@ import { metricsRoute, observeRequests, requestRecord } from './observability/ht
 import { bearerToken, createContextFromToken, httpRequestMeta } from './trpc/context.js';
 import { MAX_BATCH_SIZE, refuseBatchedAuthCalls } from './trpc/batch-policy.js';
 import { retryAfterMeta } from './trpc/retry-after.js';
+import { signOutHeaders } from './auth/sign-out-headers.js';
 import { appRouter } from './trpc/root.js';
 
 /** Every procedure's path ('auth.signIn', ...): the only tRPC paths the metrics label. */
@@ -68,7 +69,7 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
       endpoint: '/trpc',
       router: appRouter,
       maxBatchSize: MAX_BATCH_SIZE,
-      responseMeta: retryAfterMeta,
+      responseMeta: (opts) => ({ headers: { ...retryAfterMeta(opts).headers, ...signOutHeaders(opts.info) } }),
       createContext: (opts, c) => {
         const record = requestRecord(c);
         if (record) record.procedures = opts.info.calls.map((call) => call.path);

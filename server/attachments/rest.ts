@@ -64,8 +64,8 @@ async function download({ ctx, params, query }: RestInput, variant: Variant) {
       'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
       'Content-Disposition': contentDisposition(pdf ? 'attachment' : 'inline', name),
       'Cross-Origin-Resource-Policy': 'same-origin',
-      // A signed link names one file until it expires: the browser may keep it that long (a bearer answer is not kept).
-      'Cache-Control': 'link' in access ? 'private, max-age=900' : 'private, no-store',
+      // Health files (photos, reports): never kept in the browser's cache, where the next person on a shared computer would find them.
+      'Cache-Control': 'private, no-store',
     },
   });
   return { message: 'File', response };

@@ -12,6 +12,7 @@ import {
   signInInput,
   signOutInput,
 } from './schema.js';
+import { SIGN_OUT_HEADERS } from './sign-out-headers.js';
 
 const TAG = 'Auth';
 
@@ -79,7 +80,10 @@ export const authRoutes = defineRoutes([
     auth: 'optional',
     request: { body: signOutInput.unwrap() },
     errors: { 401: 'Neither a valid session token nor a refresh token was sent' },
-    handle: async ({ caller, body }) => caller.auth.signOut(untrusted(body)),
+    handle: async ({ caller, body, c }) => {
+      for (const [name, value] of Object.entries(SIGN_OUT_HEADERS)) c.header(name, value);
+      return caller.auth.signOut(untrusted(body));
+    },
   },
   {
     method: 'post',
