@@ -3,6 +3,8 @@ import path from 'node:path';
 import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
+import { imageDecodes } from './attachments/images.js';
+import { hashQueueSaturated } from './auth/password.js';
 import type { AppDeps } from './deps.js';
 import { DISK_FULL_RETRY_AFTER_SECONDS } from './db/disk-full.js';
 import { OUTAGE_RETRY_AFTER_SECONDS } from './errors.js';
@@ -26,6 +28,9 @@ import { retryAfterMeta } from './trpc/retry-after.js';
 import { signOutHeaders } from './auth/sign-out-headers.js';
 import { appRouter } from './trpc/root.js';
 
+/** How soon a proxy may ask again after a "busy" readiness answer. */
+const SATURATED_RETRY_AFTER_SECONDS = 5;
+
 /** Every procedure's path ('auth.signIn', ...): the only tRPC paths the metrics label. */
 const procedurePaths: ReadonlySet<string> = new Set(Object.keys(appRouter._def.procedures));
 
@@ -42,6 +47,12 @@ export function createApp(deps: AppDeps, opts: { serveClient?: boolean; internal
   app.get('/readyz', async (c) => {
     // While draining, a proxy must stop sending new requests here.
     if (opts.lifecycle?.draining) return envelope(c, 503, 'This instance is shutting down.');
+    // Work waiting on the thread pool (photos to decode, passwords to check) would make every new request here wait too.
+    const saturated = imageDecodes.saturated ? 'photos to decode' : hashQueueSaturated() ? 'password checks' : null;
+    if (saturated) {
+      c.header('Retry-After', String(SATURATED_RETRY_AFTER_SECONDS));
+      return envelope(c, 503, `This instance is busy: its queue of ${saturated} is full.`);
+    }
     try {
       await sql`select 1`.execute(deps.db);
       // An instance that cannot hear NOTIFY would miss feed events and session revocations.

@@ -1,10 +1,19 @@
 import type { Context as HonoContext } from 'hono';
 import type { AppDeps } from '../deps.js';
-import { badRequest, unauthorized } from '../errors.js';
+import { AppError, badRequest, unauthorized } from '../errors.js';
+import { discardRest } from '../http/discard-body.js';
+import {
+  MultipartRefusal,
+  type MultipartRefusalReason,
+  type MultipartRules,
+  multipartBoundary,
+  readWantedPart,
+  type WantedPart,
+} from '../http/multipart.js';
 import { defineRoutes, type RestInput, type RestRoute } from '../rest/route.js';
-import { MAX_ATTACHMENT_MB } from './limits.js';
+import { ATTACHMENT_BODY_LIMIT, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_MB } from './limits.js';
 import { attachmentIdParams, attachmentView, signedLinkQuery } from './schema.js';
-import { openAttachment, type UploadDeps, uploadAttachment } from './service.js';
+import { openAttachment, refuseOverLimits, type UploadDeps, uploadAttachment } from './service.js';
 import type { Variant } from './signed-url.js';
 
 /**
@@ -20,22 +29,65 @@ export const uploadDeps = (deps: AppDeps): UploadDeps => ({
 });
 
 const NOT_MULTIPART = 'Send the file as multipart/form-data, in a form field named "file".';
+/** The file and a few fields around it: any form a browser or app makes for one photo has fewer parts. */
+export const MAX_FORM_PARTS = 4;
+const FORM_RULES: MultipartRules = {
+  field: 'file',
+  maxParts: MAX_FORM_PARTS,
+  maxHeaderBytes: 8 * 1024,
+  maxFileBytes: MAX_ATTACHMENT_BYTES,
+  maxBodyBytes: ATTACHMENT_BODY_LIMIT,
+};
 
-async function uploadedFile(c: HonoContext): Promise<{ name: string; bytes: Uint8Array }> {
-  if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? '')) throw badRequest(NOT_MULTIPART, { file: [NOT_MULTIPART] });
-  let form: FormData;
-  try {
-    form = await c.req.formData();
-  } catch {
-    throw badRequest('The form could not be read (it may have been cut short). Please send the file again.', { file: [NOT_MULTIPART] });
+function refusal(reason: MultipartRefusalReason) {
+  const fieldError = (message: string) => badRequest(message, { file: [message] });
+  switch (reason) {
+    case 'too-large': {
+      const message = `The file is too large: at most ${MAX_ATTACHMENT_MB} MB is accepted.`;
+      return new AppError('PAYLOAD_TOO_LARGE', message, { fieldErrors: { file: [message] } });
+    }
+    case 'too-many-parts':
+      return fieldError(`The form has more than ${MAX_FORM_PARTS} parts. Send one file, in a form field named "file".`);
+    case 'repeated-field':
+      return fieldError('Send one file per upload.');
+    case 'headers-too-large':
+      return fieldError('A part of the form has headers too long to read. Send the file again, in a form field named "file".');
+    case 'malformed':
+      return badRequest('The form could not be read (it may have been cut short). Please send the file again.', { file: [NOT_MULTIPART] });
   }
-  const parts = form.getAll('file');
-  const file = parts[0];
-  if (parts.length !== 1 || typeof file === 'string' || !file) {
-    const message = parts.length > 1 ? 'Send one file per upload.' : 'Choose a file to upload (a form field named "file").';
+}
+
+/**
+ * The one file of the form, read as it streams in. A form that breaks a rule
+ * is refused as soon as it does (the rest of it read and dropped, within
+ * bounds, then the connection closed), so a form of many parts costs no more
+ * than one of a few.
+ */
+async function uploadedFile(c: HonoContext, boundary: string): Promise<{ name: string; bytes: Uint8Array }> {
+  const body = c.req.raw.body;
+  if (!body) throw badRequest(NOT_MULTIPART, { file: [NOT_MULTIPART] });
+  const reader = body.getReader();
+  let part: WantedPart;
+  try {
+    part = await readWantedPart(reader, boundary, FORM_RULES);
+  } catch (err) {
+    // A body that fails as it is read (the client went away) is a form cut short.
+    if (!(err instanceof MultipartRefusal)) throw refusal('malformed');
+    await discardRest(reader);
+    c.header('Connection', 'close');
+    throw refusal(err.reason);
+  }
+  if (part.kind !== 'file') {
+    const message = 'Choose a file to upload (a form field named "file").';
     throw badRequest(message, { file: [message] });
   }
-  return { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+  return { name: part.filename, bytes: part.bytes };
+}
+
+/** At least this much of a body of known length is the file (the rest is the form around it). */
+function smallestFileIn(c: HonoContext): number {
+  const declared = Number.parseInt(c.req.header('content-length') ?? '', 10);
+  return Number.isFinite(declared) ? Math.max(1, declared - (ATTACHMENT_BODY_LIMIT - MAX_ATTACHMENT_BYTES)) : 1;
 }
 
 /** Attachment names may hold any script: the header carries an ASCII fallback and the UTF-8 name (RFC 6266). */
@@ -93,15 +145,23 @@ export const attachmentRoutes: RestRoute[] = defineRoutes([
     response: attachmentView,
     successStatus: 201,
     errors: {
-      400: 'The file is empty, damaged, or named as another kind of file (a PNG named .pdf), or the form has no field "file".',
+      400:
+        'The file is empty, damaged, or named as another kind of file (a PNG named .pdf); a photo is over 26 megapixels or ' +
+        '8,192 pixels a side; or the form has no field "file", or more than 4 parts.',
       413: `The file is larger than ${MAX_ATTACHMENT_MB} MB.`,
       415: 'The file is not a photo (JPEG, PNG, WebP) or a PDF: HTML, SVG, HEIC and anything else are refused.',
       429: 'Too many uploads in a minute, or more bytes in 24 hours than the daily limit (100 MB unless configured); see Retry-After.',
+      503: 'Many photos are waiting to be processed: send it again after Retry-After seconds (the upload was not counted).',
     },
     handle: async ({ c, ctx }) => {
       if (!ctx.user) throw unauthorized();
-      const file = await uploadedFile(c);
-      const view = await uploadAttachment(uploadDeps(ctx.deps), ctx.user, file);
+      const boundary = multipartBoundary(c.req.header('content-type'));
+      if (!boundary) throw badRequest(NOT_MULTIPART, { file: [NOT_MULTIPART] });
+      const deps = uploadDeps(ctx.deps);
+      // Who may upload, and whether they have room left, is known from the headers: nothing of the form is read before.
+      await refuseOverLimits(deps, ctx.user.id, smallestFileIn(c));
+      const file = await uploadedFile(c, boundary);
+      const view = await uploadAttachment(deps, ctx.user, file);
       return { status: 201, message: 'File uploaded', data: view };
     },
   },

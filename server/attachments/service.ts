@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import type { FileStorage } from '../storage/storage.js';
 import { plainText } from '../validation.js';
 import { type AcceptedType, EXTENSIONS, looksLikeWholePdf, nameContradicts, sniffType, TYPE_LABEL } from './file-type.js';
-import { reencodeImage } from './images.js';
+import { checkImageSize, reencodeImage, takeDecodePlace } from './images.js';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_MB, MAX_ATTACHMENTS_PER_ITEM, UNCLAIMED_LIFETIME_MS } from './limits.js';
 import * as repo from './repo.js';
 import { type AttachmentRow, findAttachments, isUuid, uploadsSince } from './repo.js';
@@ -168,31 +168,51 @@ async function secondsUntilBytesFit(db: Db, uploaderId: number, incoming: number
   return Math.ceil(DAY_MS / 1000);
 }
 
+const countLimit = (deps: UploadDeps, uploaderId: number): KindedLimit => ({
+  kind: 'upload-count',
+  bucket: bucket.uploadCount(uploaderId),
+  ...deps.limits.uploads,
+});
+
+/** Throws the 429 of the first of the uploader's limits that `incoming` more bytes would pass. */
+async function checkLimits(db: Db, deps: UploadDeps, uploaderId: number, incoming: number, now: Date) {
+  const countWait = await secondsUntilAllowed(db, countLimit(deps, uploaderId), now);
+  if (countWait > 0) throw tooManyRequests('uploads', countWait, ['upload-count']);
+  const bytesWait = await secondsUntilBytesFit(db, uploaderId, incoming, deps.limits.dailyBytes, now);
+  if (bytesWait > 0) {
+    const hours = Math.ceil(bytesWait / 3600);
+    throw new RateLimitError(
+      `You have uploaded the most we take in a day (${Math.round(deps.limits.dailyBytes / (1024 * 1024))} MB in 24 hours). ` +
+        `Try again in ${hours} ${hours === 1 ? 'hour' : 'hours'}.`,
+      bytesWait,
+      ['upload-bytes'],
+    );
+  }
+}
+
+/**
+ * Before any byte of the form is read: an uploader already at a limit, or whose file (at least
+ * `incoming` bytes, from the body's declared length) would pass one, is refused from the headers
+ * alone. Nothing is taken; reserveUpload counts the upload exactly once the file is known.
+ */
+export async function refuseOverLimits(deps: UploadDeps, uploaderId: number, incoming: number): Promise<void> {
+  await checkLimits(deps.db, deps, uploaderId, incoming, deps.clock());
+}
+
 /**
  * Takes the upload's place in the uploader's limits and records its row (not ready yet) in one
  * transaction under the uploader's locks, so concurrent uploads on any instance are counted exactly.
  */
 async function reserveUpload(deps: UploadDeps, uploaderId: number, row: { id: string; name: string; type: AcceptedType; bytes: number }) {
   const now = deps.clock();
-  const count: KindedLimit = { kind: 'upload-count', bucket: bucket.uploadCount(uploaderId), ...deps.limits.uploads };
+  const count = countLimit(deps, uploaderId);
   const bytes = { bucket: bucket.uploadBytes(uploaderId), max: 1, windowMs: DAY_MS };
   await deps.db.transaction().execute(async (trx) => {
     await lockBuckets(
       trx,
       [count, bytes].sort((a, b) => (a.bucket < b.bucket ? -1 : 1)),
     );
-    const countWait = await secondsUntilAllowed(trx, count, now);
-    if (countWait > 0) throw tooManyRequests('uploads', countWait, ['upload-count']);
-    const bytesWait = await secondsUntilBytesFit(trx, uploaderId, row.bytes, deps.limits.dailyBytes, now);
-    if (bytesWait > 0) {
-      const hours = Math.ceil(bytesWait / 3600);
-      throw new RateLimitError(
-        `You have uploaded the most we take in a day (${Math.round(deps.limits.dailyBytes / (1024 * 1024))} MB in 24 hours). ` +
-          `Try again in ${hours} ${hours === 1 ? 'hour' : 'hours'}.`,
-        bytesWait,
-        ['upload-bytes'],
-      );
-    }
+    await checkLimits(trx, deps, uploaderId, row.bytes, now);
     await recordSlots(trx, [count], now);
     await repo.insertUpload(trx, {
       id: row.id,
@@ -207,7 +227,8 @@ async function reserveUpload(deps: UploadDeps, uploaderId: number, row: { id: st
 }
 
 /**
- * POST /api/attachments: checks the file, counts it against the uploader's limits, re-encodes an
+ * POST /api/attachments: checks the file (a photo's size from its header alone), takes a place in
+ * the line of photos to decode, counts the upload against the uploader's limits, re-encodes an
  * image (the original is never stored), stores the result and its thumbnail, and answers its view.
  * Anything that fails after the row was made removes the row and whatever was stored.
  */
@@ -217,13 +238,21 @@ export async function uploadAttachment(
   file: { name: string; bytes: Uint8Array },
 ): Promise<AttachmentView> {
   const { type, name } = checkUpload(file);
+  if (type !== 'application/pdf') await checkImageSize(file.bytes, type);
+  // Taken before the upload is counted: a photo refused because the line is full costs the uploader nothing.
+  const place = type === 'application/pdf' ? null : takeDecodePlace();
   const id = randomUUID();
-  await reserveUpload(deps, uploader.id, { id, name, type, bytes: file.bytes.length });
+  try {
+    await reserveUpload(deps, uploader.id, { id, name, type, bytes: file.bytes.length });
+  } catch (err) {
+    place?.leave();
+    throw err;
+  }
   try {
     let stored: Uint8Array;
     let thumbnail: Uint8Array | null = null;
-    if (type === 'application/pdf') stored = file.bytes;
-    else ({ bytes: stored, thumbnail } = await reencodeImage(file.bytes, type));
+    if (place && type !== 'application/pdf') ({ bytes: stored, thumbnail } = await reencodeImage(file.bytes, type, place));
+    else stored = file.bytes;
     await deps.storage.put(storageKey(id, 'file'), stored, type);
     if (thumbnail) await deps.storage.put(storageKey(id, 'thumbnail'), thumbnail, 'image/webp');
     const row = await repo.markReady(deps.db, id, { size: stored.length, hasThumbnail: thumbnail !== null });

@@ -48,6 +48,13 @@ export class FairQueue {
     }
   }
 
+  /** Jobs running and waiting, over every key (readiness reads it). */
+  load(): { running: number; waiting: number } {
+    let waiting = 0;
+    for (const jobs of this.waiting.values()) waiting += jobs.length;
+    return { running: this.running, waiting };
+  }
+
   /** Jobs queued or running that hold this key. */
   heldBy(key: string): number {
     return this.held.get(key) ?? 0;

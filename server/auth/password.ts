@@ -13,6 +13,13 @@ export const HASH_CONCURRENCY = 2;
 /** Password checks one IP, or one account, may have queued or running at once. */
 export const HASH_QUEUE_PER_KEY = 6;
 const queue = new FairQueue(HASH_CONCURRENCY, HASH_QUEUE_PER_KEY);
+/**
+ * This many password checks waiting means every sign-in waits several rounds
+ * of scrypt: readiness reports the instance as full, so a proxy sends new
+ * requests elsewhere while it catches up.
+ */
+export const HASH_QUEUE_SATURATED = 16;
+export const hashQueueSaturated = () => queue.load().waiting >= HASH_QUEUE_SATURATED;
 
 /** Who is asking: the queue is fair per IP, and capped per IP and per account. */
 export type HashRequester = { ip: string; account?: string };

@@ -1,10 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import { getErrorShape, transformTRPCResponse } from '@trpc/server/unstable-core-do-not-import';
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_MB, UPLOAD_PATH } from '../attachments/limits.js';
+import { ATTACHMENT_BODY_LIMIT, MAX_ATTACHMENT_MB, UPLOAD_PATH } from '../attachments/limits.js';
 import { PDF_BASE64_MAX } from '../diet-plan/schema.js';
 import { appRouter } from '../trpc/root.js';
+import { DISCARD_AT_MOST_BYTES, discardRest } from './discard-body.js';
 import { envelope } from './envelope.js';
 
 /** Every JSON body (REST, tRPC, internal routes): far above any form, far below anything that hurts. */
@@ -12,8 +12,7 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 /** The procedures that carry a PDF (base64 in JSON) get room for it, and only they. */
 export const UPLOAD_PROCEDURES = new Set(['admin.dietPlans.upload', 'admin.dietPlans.revise']);
 export const UPLOAD_BODY_LIMIT = PDF_BASE64_MAX + JSON_BODY_LIMIT;
-/** POST /api/attachments: one file (multipart/form-data) and room for the form around it. */
-export const ATTACHMENT_BODY_LIMIT = MAX_ATTACHMENT_BYTES + JSON_BODY_LIMIT;
+export { ATTACHMENT_BODY_LIMIT };
 
 const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
@@ -51,41 +50,47 @@ function restTooLarge(c: Context, limit: number) {
 /**
  * Bounds every request body before it is read into memory: a Content-Length
  * over the limit is refused at once, and a streamed body is counted as it
- * arrives and refused as soon as it passes the limit (413). GET and HEAD
- * bodies are never read, so they pass; so does a body whose declared length
- * is within the limit (Node's parser never hands on more than that), without
- * Hono's limiter, which would turn the request into a WHATWG one with a stream
- * just to look at it.
+ * arrives and refused as soon as it passes the limit (413). Either way the
+ * rest of the body is discarded (within bounds) before the answer, which
+ * then closes the connection. GET and HEAD bodies are never read, so they
+ * pass; so does a body whose declared length is within the limit (Node's
+ * parser never hands on more than that). The upload path streams its body
+ * into its own reader, which counts it against the same limit
+ * (server/attachments/rest.ts): it is not buffered here.
  */
 export function bodyLimits(): MiddlewareHandler {
-  const limiters = new Map<number, { rest: MiddlewareHandler; trpc: MiddlewareHandler }>();
-  const limiterFor = (limit: number) => {
-    let l = limiters.get(limit);
-    if (!l) {
-      l = {
-        rest: bodyLimit({ maxSize: limit, onError: (c) => restTooLarge(c, limit) }),
-        trpc: bodyLimit({ maxSize: limit, onError: (c) => trpcTooLarge(c, limit) }),
-      };
-      limiters.set(limit, l);
-    }
-    return l;
-  };
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const trpc = c.req.path.startsWith('/trpc/');
+    const upload = !trpc && c.req.method === 'POST' && c.req.path === UPLOAD_PATH;
     // A batch that carries an upload gets the upload's room (the PDF is nearly all of it).
     const limit =
-      trpc && trpcPaths(c).some((p) => UPLOAD_PROCEDURES.has(p))
-        ? UPLOAD_BODY_LIMIT
-        : !trpc && c.req.method === 'POST' && c.req.path === UPLOAD_PATH
-          ? ATTACHMENT_BODY_LIMIT
-          : JSON_BODY_LIMIT;
+      trpc && trpcPaths(c).some((p) => UPLOAD_PROCEDURES.has(p)) ? UPLOAD_BODY_LIMIT : upload ? ATTACHMENT_BODY_LIMIT : JSON_BODY_LIMIT;
+    const tooLarge = () => (trpc ? trpcTooLarge(c, limit) : restTooLarge(c, limit));
+    const body = c.req.raw.body;
     const declared = c.req.header('content-length');
     if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
-      if (Number.parseInt(declared, 10) <= limit) return next();
-      return trpc ? trpcTooLarge(c, limit) : restTooLarge(c, limit);
+      const length = Number.parseInt(declared, 10);
+      if (length <= limit) return next();
+      // A body too large to discard is cut off at once: waiting for part of it would only delay the answer.
+      if (body && length <= DISCARD_AT_MOST_BYTES) await discardRest(body.getReader());
+      return tooLarge();
     }
-    const limiter = limiterFor(limit);
-    return trpc ? limiter.trpc(c, next) : limiter.rest(c, next);
+    if (!body || upload) return next();
+    const reader = body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await discardRest(reader, size);
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+    c.req.raw = new Request(c.req.raw, { body: Buffer.concat(chunks) });
+    return next();
   };
 }

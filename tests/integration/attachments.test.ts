@@ -201,7 +201,7 @@ describe('POST /api/attachments', () => {
     expect(filesOnDisk().length).toBe(before);
   });
 
-  it('refuses a 12 MB photo before reading it (413, the limit in the message)', async () => {
+  it('refuses a 12 MB photo from its declared length (413, the limit in the message)', async () => {
     const boundary = 'poshan-test-boundary';
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
