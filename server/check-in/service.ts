@@ -5,7 +5,7 @@ import { ROLE } from '../auth/roles.js';
 import { fullNameOf, type SessionUser } from '../auth/session.js';
 import { findPlan } from '../catalogue/plans.js';
 import type { Db } from '../db/index.js';
-import { insertOnce } from '../db/idempotent.js';
+import { insertOnce, sameRequest } from '../db/idempotent.js';
 import type { Database } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { badRequest } from '../errors.js';
@@ -104,8 +104,19 @@ export async function createCheckIn(deps: Deps, actor: SessionUser, input: Creat
   const sent = await deps.db.transaction().execute(async (trx) => {
     // One check-in at a time per client (the limit's own lock): a repeat racing its first waits, then finds it.
     await lockBuckets(trx, [limit]);
+    // A repeat must carry what the first did; a date left out is today's, as it was for the first.
+    const sameAs = (row: NonNullable<Awaited<ReturnType<typeof repo.findCheckInByKey>>>) =>
+      sameRequest('clientRequestId', {
+        ...(input.date === undefined ? {} : { date: [row.date, date] }),
+        weight: [Number(row.weight_kg), input.weight],
+        adherence: [row.adherence, input.adherence],
+        notes: [row.notes, input.notes ?? null],
+      });
     const first = key === null ? undefined : await repo.findCheckInByKey(trx, clientId, key);
-    if (first) return { row: first, created: false };
+    if (first) {
+      sameAs(first);
+      return { row: first, created: false };
+    }
     // Counted in this transaction, so only check-ins that are stored count, and a repeat never does.
     const wait = await secondsUntilAllowed(trx, limit, now);
     if (wait > 0) throw tooManyRequests('new check-ins for this client', wait, [limit.kind]);
@@ -121,6 +132,7 @@ export async function createCheckIn(deps: Deps, actor: SessionUser, input: Creat
           client_request_id: key,
         }),
       existing: () => repo.findCheckInByKey(trx, clientId, key!),
+      sameAs,
     });
     if (once.created) {
       await recordSlots(trx, [limit], now);

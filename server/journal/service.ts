@@ -7,7 +7,7 @@ import { bucket, type KindedLimit, lockBuckets, recordSlots, secondsUntilAllowed
 import { ROLE } from '../auth/roles.js';
 import { fullNameOf, type SessionUser } from '../auth/session.js';
 import type { Database, Db } from '../db/index.js';
-import { insertOnce } from '../db/idempotent.js';
+import { insertOnce, sameRequest } from '../db/idempotent.js';
 import type { Config } from '../env.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -153,6 +153,27 @@ async function claimPhotos(trx: Transaction<Database>, actor: SessionUser, clien
   return claimed.map((a) => a.id);
 }
 
+/**
+ * The first entry, answering a repeat of its clientEntryId; sent with other details it is refused (422). An
+ * entry its client has edited since no longer shows what the first request carried: it is answered as it is.
+ */
+async function repeatOfMeal(db: Db, row: repo.EntryRow, input: CreateMealInput, now: Date) {
+  if (row.updated_at.getTime() === row.created_at.getTime()) {
+    const photos = (await repo.photoIdsOf(db, [row.id])).get(row.id) ?? [];
+    const lower = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());
+    sameRequest('clientEntryId', {
+      meal: [row.meal, input.meal],
+      ...(input.eatenAt === undefined ? {} : { eatenAt: [row.eaten_at, input.eatenAt] }),
+      description: [row.description, input.description],
+      hungerBefore: [row.hunger_before, input.hungerBefore ?? null],
+      fullnessAfter: [row.fullness_after, input.fullnessAfter ?? null],
+      note: [row.note, input.note ?? null],
+      attachmentIds: [lower(photos), lower(input.attachmentIds ?? [])],
+    });
+  }
+  return { ...(await oneWithDetails(db, row, now)), repeated: true };
+}
+
 class RepeatedCreate {
   constructor(readonly row: repo.EntryRow) {}
 }
@@ -166,7 +187,7 @@ export async function createMeal(deps: JournalDeps, actor: SessionUser, input: C
   if (isDietitian(actor)) throw forbidden(ONLY_CLIENT_LOGS);
   const key = input.clientEntryId;
   const first = await repo.findEntryByKey(deps.db, actor.id, key);
-  if (first) return { ...(await oneWithDetails(deps.db, first, now)), repeated: true };
+  if (first) return repeatOfMeal(deps.db, first, input, now);
   const eatenAt = input.eatenAt ?? now;
   const day = checkEatenAt(eatenAt, now);
   const limit = journalLimit(deps, actor.id);
@@ -201,7 +222,7 @@ export async function createMeal(deps: JournalDeps, actor: SessionUser, input: C
     });
     return { ...(await oneWithDetails(deps.db, row, now)), repeated: false };
   } catch (err) {
-    if (err instanceof RepeatedCreate) return { ...(await oneWithDetails(deps.db, err.row, now)), repeated: true };
+    if (err instanceof RepeatedCreate) return repeatOfMeal(deps.db, err.row, input, now);
     throw err;
   }
 }
@@ -366,6 +387,7 @@ export async function addComment(
   const key = input.clientCommentId ?? null;
   const repeatOf = (row: repo.CommentRow) => {
     if (row.entry_id !== entry.id) throw conflict('This clientCommentId was already used for a comment on another entry.');
+    sameRequest('clientCommentId', { text: [row.text, input.text] });
     return { ...toComment(row), repeated: true };
   };
   if (key) {

@@ -17,6 +17,7 @@ import { deliverAfterCommit } from '../notifications/notify.js';
 import { MESSAGES_CHANNEL, type MessagesBus, publishMessageSignal } from './events.js';
 import type { ConversationViewer } from './streams.js';
 import { awayReply, nextOpening } from './office-hours.js';
+import { sameRequest } from '../db/idempotent.js';
 import * as repo from './repo.js';
 import {
   CONVERSATION_MISSING,
@@ -193,7 +194,10 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
   }
 }
 
-/** A repeat of a clientMessageId: the first message, told only to whoever may still see its conversation. */
+/**
+ * A repeat of a clientMessageId: the first message, told only to whoever may still see its conversation;
+ * sent with another text or other files, refused (422).
+ */
 async function repeatOf(db: Db, actor: SessionUser, input: SendMessageInput, row: repo.MessageRow, now: Date): Promise<SentMessage> {
   if (row.conversation_id !== input.conversationId) {
     // Told only to the sender who used the key, about their own message: nothing of the other conversation shows.
@@ -201,6 +205,12 @@ async function repeatOf(db: Db, actor: SessionUser, input: SendMessageInput, row
   }
   // Their access may have changed since the first send.
   await conversationFor(db, actor, input.conversationId);
+  // The send's SQL answers a repeat by its key alone; what it carried is compared here.
+  const lower = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());
+  sameRequest('clientMessageId', {
+    text: [row.text, input.text],
+    attachmentIds: [lower(row.attachment_ids ?? []), lower(input.attachmentIds ?? [])],
+  });
   return { ...(await withFiles(db, actor, row, now)), repeated: true };
 }
 

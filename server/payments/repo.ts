@@ -59,20 +59,35 @@ export function setInvoiceCounter(trx: Db, financialYear: string, lastNumber: nu
   return trx.updateTable('invoice_counters').set({ last_number: lastNumber }).where('financial_year', '=', financialYear).execute();
 }
 
+/** What a repeated clientRequestId is compared on (and the id). */
+const REPEAT_COLUMNS = [
+  'id',
+  'client_id',
+  'plan_type',
+  'plan_id',
+  'lines',
+  'discount_paise',
+  'client_state_code',
+  'issued_on',
+  'due_on',
+  'notes',
+] as const;
+
 /** Stores an invoice, or nothing (undefined) when its issuer used this clientRequestId before (insertOnce). */
 export function insertInvoice(trx: Db, row: Insertable<InvoicesTable>) {
   return trx
     .insertInto('invoices')
     .values(row)
     .onConflict((oc) => oc.columns(['issued_by', 'client_request_id']).doNothing())
-    .returning('id')
+    .returning(REPEAT_COLUMNS)
     .executeTakeFirst();
 }
 
+/** The invoice its issuer made with this clientRequestId, with what a repeat is compared on. */
 export function findInvoiceIdByKey(db: Db, issuedBy: number, clientRequestId: string) {
   return db
     .selectFrom('invoices')
-    .select('id')
+    .select(REPEAT_COLUMNS)
     .where('issued_by', '=', issuedBy)
     .where('client_request_id', '=', clientRequestId)
     .executeTakeFirst();

@@ -259,6 +259,21 @@ export async function issueInvoice(deps: PaymentDeps, actor: SessionUser, input:
         });
       },
       existing: () => repo.findInvoiceIdByKey(trx, actor.id, v.clientRequestId),
+      sameAs: (first) => {
+        const customLines = (first.lines as LineInput[]).slice(first.plan_id ? 1 : 0);
+        sameRequest('clientRequestId', {
+          clientId: [first.client_id, client.id],
+          plan: [
+            first.plan_id ? { planType: first.plan_type, planId: first.plan_id } : null,
+            plan ? { planType: plan.type, planId: plan.id } : null,
+          ],
+          lines: [customLines.map(({ description, quantity, unitPaise }) => ({ description, quantity, unitPaise })), v.lines],
+          discountPaise: [Number(first.discount_paise), v.discountPaise],
+          clientStateCode: [first.client_state_code, clientStateCode],
+          dueInDays: [first.due_on, addDays(first.issued_on, v.dueInDays)],
+          notes: [first.notes, v.notes],
+        });
+      },
     });
     if (once.created) {
       const row = (await repo.findInvoice(trx, once.row.id))!;

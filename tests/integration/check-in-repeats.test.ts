@@ -70,6 +70,27 @@ describe('clientRequestId', () => {
     expect(await rowsOf(repeats.id)).toHaveLength(2);
   });
 
+  it('refuses the key sent again with another weight or note (422 naming them) and stores nothing; the same body answers the first', async () => {
+    const body = { weight: 79.4, adherence: 4, notes: 'Walked daily', clientRequestId: randomUUID() };
+    const first = await post(repeats.token, body);
+    expect(first.status).toBe(201);
+    const changed = await post(repeats.token, { ...body, weight: 79.9, notes: 'Walked most days' });
+    expect(changed).toMatchObject({
+      status: 422,
+      body: {
+        status: 422,
+        message: 'This clientRequestId was already used with different details (weight, notes). Send it with a new key.',
+        data: { fieldErrors: { weight: [expect.any(String)], notes: [expect.any(String)] } },
+      },
+    });
+    const same = await post(repeats.token, body);
+    expect(same.status).toBe(200);
+    expect(same.body.data).toMatchObject({ id: first.body.data.id, weight: 79.4, notes: 'Walked daily', repeated: true });
+    expect((await rowsOf(repeats.id)).filter((r) => r.client_request_id === body.clientRequestId)).toEqual([
+      expect.objectContaining({ weight_kg: 79.4 }),
+    ]);
+  });
+
   it('keeps keys per client: another client’s key is not theirs to find', async () => {
     const key = randomUUID();
     expect((await post(repeats.token, { weight: 80, adherence: 3, clientRequestId: key })).status).toBe(201);

@@ -98,9 +98,19 @@ describe('logging a meal', () => {
       editable: true,
       repeated: false,
     });
-    const again = await api('POST', asha.token, '/meals', { ...body, description: 'changed on the replay' });
+    const again = await api('POST', asha.token, '/meals', body);
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ id: first.body.data.id, description: body.description, repeated: true });
+    // The same key with other details is not a repeat: refused, naming what differs, and nothing changes.
+    const changed = await api('POST', asha.token, '/meals', { ...body, description: 'changed on the replay', fullnessAfter: 8 });
+    expect(changed).toMatchObject({
+      status: 422,
+      body: {
+        status: 422,
+        message: 'This clientEntryId was already used with different details (description, fullnessAfter). Send it with a new key.',
+        data: { fieldErrors: { description: [expect.any(String)], fullnessAfter: [expect.any(String)] } },
+      },
+    });
     // Replays from an offline queue racing each other still make one row.
     const racing = meal();
     const answers = await Promise.all([1, 2, 3].map(() => api('POST', asha.token, '/meals', racing)));
@@ -337,6 +347,11 @@ describe('comments and marks', () => {
     const again = await api('POST', asha.token, `/meals/${entry.id}/comments`, { text: 'Once', clientCommentId: key });
     expect(again.status).toBe(200);
     expect(again.body.data.repeated).toBe(true);
+    const other = await api('POST', asha.token, `/meals/${entry.id}/comments`, { text: 'Twice', clientCommentId: key });
+    expect([other.status, other.body.message]).toEqual([
+      422,
+      'This clientCommentId was already used with different details (text). Send it with a new key.',
+    ]);
 
     expect((await api('POST', ravi.token, `/meals/${entry.id}/comments`, { text: 'not mine' })).status).toBe(403);
     expect((await api('POST', asha.token, '/meals/999999/comments', { text: 'none' })).status).toBe(404);

@@ -131,13 +131,27 @@ describe('sending', () => {
     expect(await seqsOf(id)).toEqual([...before, before.length + 1]);
   });
 
-  it('returns the first message over tRPC when the key is sent again, even with other text', async () => {
+  it('refuses the key sent again with other text (422 naming it, over REST and tRPC); the same text answers the first', async () => {
     const id = await conversationOf(ravi);
     const caller = await callerFor(server, ravi.token);
     const key = randomUUID();
+    const before = await seqsOf(id);
     const first = await caller.messages.send({ conversationId: id, text: 'First words', clientMessageId: key });
-    const again = await caller.messages.send({ conversationId: id, text: 'Other words', clientMessageId: key.toUpperCase() });
-    expect(again).toMatchObject({ id: first.id, seq: first.seq, text: 'First words', repeated: true });
+    await expect(
+      caller.messages.send({ conversationId: id, text: 'Other words', clientMessageId: key.toUpperCase() }),
+    ).rejects.toMatchObject({
+      code: 'UNPROCESSABLE_CONTENT',
+      message: 'This clientMessageId was already used with different details (text). Send it with a new key.',
+    });
+    const res = await send(ravi.token, id, 'Other words', key);
+    expect(res).toMatchObject({
+      status: 422,
+      body: { status: 422, message: expect.stringContaining('(text)'), data: { fieldErrors: { text: [expect.any(String)] } } },
+    });
+    const again = await send(ravi.token, id, 'First words', key.toUpperCase() as typeof key);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ id: first.id, seq: first.seq, text: 'First words', repeated: true });
+    expect(await seqsOf(id)).toEqual([...before, before.length + 1]);
   });
 
   it('numbers concurrent sends from both sides on two instances 1, 2, 3... with no gap and no repeat', async () => {
@@ -208,6 +222,12 @@ describe('sending', () => {
     // A repeat answers the same message with the same files, and claims nothing twice.
     const again = await post(ravi.token, `/conversations/${id}/messages`, body);
     expect([again.status, again.body.data.id, again.body.data.attachments.length]).toEqual([200, sent.body.data.id, 2]);
+    // The same key with one file less is another message: refused, naming the files.
+    const fewer = await post(ravi.token, `/conversations/${id}/messages`, { ...body, attachmentIds: [report.body.data.id] });
+    expect([fewer.status, fewer.body.message]).toEqual([
+      422,
+      'This clientMessageId was already used with different details (attachmentIds). Send it with a new key.',
+    ]);
     // A photo alone is a message; no text and no file is not.
     const alone = await upload(
       ravi.token,

@@ -172,6 +172,18 @@ describe('issuing', () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => issue(body)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(answers.map((a) => a.body.data.number)).size).toBe(1);
+    // The same key with another amount and note: refused, naming both, and no number is used.
+    const changed = await issue({ ...body, lines: [{ description: 'Once', unitPaise: 12_000 }], notes: 'Paid half' });
+    expect(changed.status).toBe(422);
+    expect(changed.body).toEqual({
+      status: 422,
+      message: 'This clientRequestId was already used with different details (lines, notes). Send it with a new key.',
+      data: { fieldErrors: { lines: [expect.any(String)], notes: [expect.any(String)] } },
+    });
+    // The same details again, with the defaults spelled out: still the first invoice.
+    const same = await issue({ ...body, discountPaise: 0, dueInDays: 7, lines: [{ description: 'Once', quantity: 1, unitPaise: 10_000 }] });
+    expect(same.status).toBe(200);
+    expect(same.body.data.number).toBe(answers[0]!.body.data.number);
     const next = await issue({ clientId: ravi.id, lines: [{ description: 'Next', unitPaise: 10_000 }], clientStateCode: '27' });
     const seq = (n: string) => Number(n.split('/')[2]);
     expect(seq(next.body.data.number)).toBe(seq(answers[0]!.body.data.number) + 1);
