@@ -1,4 +1,5 @@
 import { defineRoutes, untrusted } from '../rest/route.js';
+import { MAX_PUSH_SUBSCRIPTIONS_PER_PERSON, MAX_PUSH_SUBSCRIPTIONS_PER_SIGN_IN } from './service.js';
 import { publicKeyOutput, subscribeInput, subscribedOutput, unsubscribeInput, unsubscribedOutput } from './schema.js';
 
 const TAG = 'Notifications';
@@ -16,8 +17,7 @@ export const pushRoutes = defineRoutes([
   {
     method: 'post',
     path: '/push/subscriptions',
-    summary:
-      'Register this browser for push notifications: the PushSubscription’s endpoint and keys (p256dh, auth). Tied to this sign-in: signing this device out removes it. The endpoint must be an https address of a push service on the allow-list (PUSH_ALLOWED_HOSTS); the same endpoint again replaces the earlier registration',
+    summary: `Register this browser for push notifications: the PushSubscription’s endpoint and keys (p256dh, auth). Tied to this sign-in: signing this device out removes it. The endpoint must be an https address of a push service on the allow-list (PUSH_ALLOWED_HOSTS); the same endpoint again replaces your earlier registration of it (never another person’s). Each sign-in keeps its newest ${MAX_PUSH_SUBSCRIPTIONS_PER_SIGN_IN} devices and each person their newest ${MAX_PUSH_SUBSCRIPTIONS_PER_PERSON}: a registration beyond that removes the oldest`,
     tag: TAG,
     auth: 'required',
     request: { body: subscribeInput },
