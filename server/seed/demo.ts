@@ -9,6 +9,7 @@ import type { FileStorage } from '../storage/storage.js';
 import { createUser } from '../users/service.js';
 import { todayUtc } from '../validation.js';
 import { seedAppointments } from './demo-appointments.js';
+import { seedCheckIns } from './demo-check-ins.js';
 import { seedClinic } from './demo-clinic.js';
 import { ASHA_MESSAGES, ROHAN_MESSAGES, seedConversation } from './demo-conversations.js';
 import { DEMO_FEED_POSTS } from './demo-feed.js';
@@ -205,6 +206,17 @@ export async function seedDemo(
       },
       indiaInstant(addDays(indiaToday, -1), 18 * 60),
     );
+
+    // Each client checked in on their weigh-in days since their plan began: nobody starts overdue.
+    for (const [client, weights, start] of [
+      [asha, ASHA_WEIGHTS, ashaStart],
+      [rohan, ROHAN_WEIGHTS, rohanStart],
+    ] as const) {
+      const weighIns = weeklyWeights(client.id, weights)
+        .filter((w) => w.date > start)
+        .map((w) => ({ date: w.date, weightKg: w.weight_kg }));
+      await seedCheckIns(trx, { clientId: client.id, dietitianId: admin.id, weighIns, now });
+    }
 
     const clients = [
       { ...people.asha, kind: 'asha' as const, start: ashaStart, targetInDays: 150, messages: ASHA_MESSAGES },

@@ -270,13 +270,17 @@ describe('the demo a newcomer signs in to', () => {
     expect(paid[0]).toMatchObject({ upiLink: null, paidVia: 'upi', plan: { planType: 'WL', planId: 'tier-commitment' } });
   });
 
-  it('gives Asha a finished intake, goals with progress and her measurements', async () => {
+  it('gives Asha a finished intake, goals with progress, her measurements and weekly check-ins with replies', async () => {
     const { api } = await demoCaller('asha@poshan.demo');
     expect((await api.careRecord.intake.get({})).state).toBe('done');
     const goals = await api.careRecord.goals.get({});
     expect(goals.current).toMatchObject({ targetWeightKg: 68, setBy: 'Meera Iyer' });
     expect(goals.progress.weightPercent).toBeGreaterThan(0);
     expect(await api.careRecord.measurements.list({})).toHaveLength(2);
+    const checkIns = await api.checkIn.list({});
+    expect(checkIns.next.state).toBe('upcoming');
+    expect(checkIns.history.length).toBeGreaterThanOrEqual(6);
+    expect(checkIns.history.some((c) => c.reply !== null)).toBe(true);
   });
 
   it('shows Rohan his own conversation, journal, sessions and invoices (IGST: another state)', async () => {
@@ -315,8 +319,14 @@ describe('the demo a newcomer signs in to', () => {
     expect(availability.exceptions).toHaveLength(1);
   });
 
-  it('owes nobody an appointment reminder or an unread-message e-mail as it starts', async () => {
+  it('owes nobody a check-in reminder, an appointment reminder or an unread-message e-mail as it starts', async () => {
     const { deps } = server;
+    // The start's first sweep of follow-up reminders has run (before the server answered): it found nothing owed.
+    const reminders = await deps.db
+      .selectFrom('follow_up_reminders')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(reminders.n)).toBe(0);
     expect(await sendAppointmentReminders(deps, new Date())).toBe(0);
     expect(await sendMessageNotices(deps, new Date())).toEqual([]);
   });
