@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { connection } from './connection';
 import { isOutage } from './outage';
 import { errorMessage } from './errors';
+import { newRequestKey } from './request-key';
 
 /**
  * Things the user made without a connection, kept on this device until the server acknowledges them
@@ -87,6 +88,23 @@ export function enqueue<P>(userId: number, kind: string, key: string, payload: P
   const item: QueuedItem<P> = { key, kind, payload, queuedAt: new Date().toISOString(), state: 'waiting' };
   update(userId, (list) => [...list.filter((i) => i.key !== key), item]);
   void flush(userId);
+}
+
+/**
+ * Changes an item before it is sent. The changed item goes under a new key (made here, put into the payload by
+ * `rekey`): the first may have reached the server before its answer was lost, and the server refuses a key it
+ * has seen with other details (422). Keeps the item's place in the queue. Returns the new key, or null when
+ * the item is not waiting here (already sent, or being sent right now: then the change is a new item).
+ */
+export function editQueued<P>(userId: number, key: string, payload: P, rekey: (payload: P, key: string) => P): string | null {
+  const list = snapshots.get(userId) ?? read(userId);
+  const item = list.find((i) => i.key === key);
+  if (!item || inFlight.has(key) || item.state === 'sending') return null;
+  const fresh = newRequestKey();
+  const edited: QueuedItem<P> = { ...item, key: fresh, payload: rekey(payload, fresh), state: 'waiting', error: undefined };
+  update(userId, (current) => current.map((i) => (i.key === key ? edited : i)));
+  void flush(userId);
+  return fresh;
 }
 
 export function discard(userId: number, key: string): void {

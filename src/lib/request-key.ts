@@ -13,3 +13,16 @@ export function newRequestKey(): string {
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** A submission's key, with the body it was made for. */
+export type SubmissionKey = { body: string; key: string };
+
+/**
+ * The key to send a submission with: the previous attempt's while the body is the same (a retry after a lost
+ * answer, which the server answers with the first result), a new one once the person has changed it (the
+ * server refuses a key it has seen with other details, 422).
+ */
+export function keyForBody(previous: SubmissionKey | null, body: unknown): SubmissionKey {
+  const text = JSON.stringify(body);
+  return previous && previous.body === text ? previous : { body: text, key: newRequestKey() };
+}

@@ -12,7 +12,7 @@ import { toastError } from '../../lib/notify';
 import { sendOrQueue } from '../../lib/offline-queue';
 import { useSessionInfo } from '../../lib/use-session';
 import { MEAL_QUEUED, type MealPayload } from '../dashboard/offline/queued';
-import { newRequestKey } from '../../lib/request-key';
+import { keyForBody, type SubmissionKey } from '../../lib/request-key';
 import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
 import { uploadAttachment } from '../messages/upload';
@@ -51,8 +51,8 @@ const scaleValue = (v: unknown) => (v === '' || v === null || v === undefined ? 
 /**
  * Adding a meal in a few taps on a phone (or editing one): the meal (guessed
  * from the time), the photo (the camera opens directly), what it was; hunger,
- * fullness and a note if the client wants. A new entry keeps one
- * clientEntryId for as long as the dialog is open, so a retry never logs it twice.
+ * fullness and a note if the client wants. A new entry keeps its
+ * clientEntryId while it is sent again unchanged, so a retry never logs it twice.
  */
 export function MealForm({
   open,
@@ -72,7 +72,7 @@ export function MealForm({
   const trpc = useTRPC();
   const userId = useSessionInfo()?.id ?? null;
   const update = useMutation(trpc.journal.update.mutationOptions());
-  const entryKey = useRef(newRequestKey());
+  const entryKey = useRef<SubmissionKey | null>(null);
   const nextKey = useRef(0);
   const [photos, setPhotos] = useState<Photo[]>([]);
   const [saving, setSaving] = useState(false);
@@ -81,7 +81,7 @@ export function MealForm({
 
   useEffect(() => {
     if (!open) return;
-    entryKey.current = newRequestKey();
+    entryKey.current = null;
     const at = entry ? entry.eatenAt : defaultMoment(date, today);
     form.reset({
       meal: entry?.meal ?? likelyMeal(at),
@@ -126,8 +126,11 @@ export function MealForm({
         toast.success('Meal updated');
       } else if (userId !== null) {
         // Without a connection a new meal waits on this device (its clientEntryId keeps a resend single) and goes when back.
-        const payload: MealPayload = { ...values, eatenAt: eatenAt.toISOString(), attachmentIds, clientEntryId: entryKey.current };
-        const outcome = await sendOrQueue(userId, 'meal', entryKey.current, payload);
+        const details = { ...values, eatenAt: eatenAt.toISOString(), attachmentIds };
+        // A retry of the same meal keeps its key; once the person has changed it, it is another request with a new key.
+        entryKey.current = keyForBody(entryKey.current, details);
+        const payload: MealPayload = { ...details, clientEntryId: entryKey.current.key };
+        const outcome = await sendOrQueue(userId, 'meal', entryKey.current.key, payload);
         if (outcome === 'sent') toast.success('Meal logged');
         else toast.info(MEAL_QUEUED);
       }

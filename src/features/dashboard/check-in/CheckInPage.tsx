@@ -14,7 +14,7 @@ import { TextAreaField, TextField } from '../../../components/ui/Field';
 import { Page } from '../../../components/ui/Page';
 import { EmptyState, LoadError, Loading } from '../../../components/ui/States';
 import { localToday } from '../../../lib/format';
-import { newRequestKey } from '../../../lib/request-key';
+import { keyForBody, type SubmissionKey } from '../../../lib/request-key';
 import { toastError } from '../../../lib/notify';
 import { sendOrQueue, useQueued } from '../../../lib/offline-queue';
 import { useSessionInfo } from '../../../lib/use-session';
@@ -101,12 +101,11 @@ function CheckInFormCard() {
   const { errors } = form.formState;
   const notes = form.watch('notes') ?? '';
 
-  const attempt = useRef<{ values: string; key: string } | null>(null);
+  const attempt = useRef<SubmissionKey | null>(null);
 
   const onSubmit = form.handleSubmit(async (values) => {
     // The same check-in sent again (after a lost answer) keeps its key, so the server returns the first instead of storing a second.
-    const sent = JSON.stringify(values);
-    if (attempt.current?.values !== sent) attempt.current = { values: sent, key: newRequestKey() };
+    attempt.current = keyForBody(attempt.current, values);
     if (userId === null) return;
     try {
       // Without a connection it waits on this device with its key and goes when back online (never twice).
