@@ -344,7 +344,8 @@ describe('seedDemo on a database two instances open at once', () => {
     rmSync(filesDir, { recursive: true, force: true });
   });
 
-  it('seeds exactly once', { timeout: 60_000 }, async () => {
+  // Both render the PDFs and photos before one of them takes the lock: twice a seed's rendering, side by side.
+  it('seeds exactly once', { timeout: 150_000 }, async () => {
     const storage = createLocalStorage(filesDir);
     const results = await Promise.all([seedDemo({ db: handle.db, storage }), seedDemo({ db: handle.db, storage })]);
     expect(results.filter((r) => r.seeded)).toHaveLength(1);
