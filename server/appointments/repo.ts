@@ -398,6 +398,11 @@ const holdColumns = [
   'c.email as visitor_email',
 ] as const;
 
+/** Which request a hold belongs to (what its confirm link is signed for). */
+export function findHold(db: Db, id: number) {
+  return db.selectFrom('consultation_holds').select(['id', 'consultation_id']).where('id', '=', id).executeTakeFirst();
+}
+
 /** A hold with its visitor, locked for the caller's transaction. */
 export function lockHold(trx: Db, id: number) {
   return trx

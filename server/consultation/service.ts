@@ -25,7 +25,7 @@ import {
   SlotTaken,
   visitorMoment,
 } from '../appointments/service.js';
-import { isTimeTaken, lockHold, lockHoldOfConsultation } from '../appointments/repo.js';
+import { findHold, isTimeTaken, lockHold, lockHoldOfConsultation } from '../appointments/repo.js';
 import { checkHoldLink, signHoldLink } from '../appointments/hold-link.js';
 import { publicBaseUrl } from '../auth/service.js';
 import {
@@ -146,11 +146,7 @@ const LINK_EXPIRED = `This link has expired: the time was held for ${HOLD_MINUTE
  */
 export async function confirmHold(deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock' | 'secret'>, input: ConfirmHoldInput) {
   const now = deps.clock();
-  const found = await deps.db
-    .selectFrom('consultation_holds')
-    .select(['id', 'consultation_id'])
-    .where('id', '=', input.hold)
-    .executeTakeFirst();
+  const found = await findHold(deps.db, input.hold);
   const check = checkHoldLink(deps.secret, { id: input.hold, consultationId: found?.consultation_id ?? 0 }, input, now.getTime());
   if (!found || !check.ok) {
     const expired = found && !check.ok && check.reason === 'expired';
@@ -269,7 +265,7 @@ export async function updateBooking(
       const held = await confirmHeldTime(trx, deps, await lockHoldOfConsultation(trx, input.id), { by: 'dietitian', actor });
       if (held.outcome === 'confirmed') deliver = held.deliver;
       if (held.outcome === 'confirmed') heldTime = ' The time the visitor picked is now their appointment.';
-      if (held.outcome === 'gone') heldTime = ' The time the visitor picked is no longer free: agree another with them.';
+      if (held.outcome === 'gone') heldTime = ' The time the visitor picked is no longer held for them: agree a time with them.';
     }
     if (changes.status && input.status === 'closed') await releaseHoldOf(trx, deps, input.id);
     const statusChange = changes.status ? `status ${before.status} → ${input.status}` : '';
