@@ -5,7 +5,7 @@ import { bucket, type KindedLimit, lockBuckets, recordSlots, secondsUntilAllowed
 import { ROLE } from '../auth/roles.js';
 import { fullNameOf, type SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
-import { insertOnce } from '../db/idempotent.js';
+import { insertOnce, type RepeatFields, sameRequest } from '../db/idempotent.js';
 import type { Database } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { AppError, badRequest } from '../errors.js';
@@ -64,6 +64,8 @@ async function createOnce<Row>(
   steps: {
     find: (trx: Transaction<Database>) => Promise<Row | undefined>;
     insert: (trx: Transaction<Database>) => Promise<Row | undefined>;
+    /** What a repeat must carry as the first did (its key sent with other details is refused, 422). */
+    same: (first: Row) => RepeatFields;
   },
 ): Promise<{ row: Row; created: boolean }> {
   const limit: KindedLimit = {
@@ -74,11 +76,15 @@ async function createOnce<Row>(
   return deps.db.transaction().execute(async (trx) => {
     // One create at a time per client (the limit's lock): a repeat racing its first waits, then finds it.
     await lockBuckets(trx, [limit]);
+    const sameAs = (row: Row) => sameRequest('clientRequestId', steps.same(row));
     const first = await steps.find(trx);
-    if (first) return { row: first, created: false };
+    if (first) {
+      sameAs(first);
+      return { row: first, created: false };
+    }
     const wait = await secondsUntilAllowed(trx, limit, now);
     if (wait > 0) throw tooManyRequests('additions to this client’s record', wait, [limit.kind]);
-    const once = await insertOnce({ insert: () => steps.insert(trx), existing: () => steps.find(trx) });
+    const once = await insertOnce({ insert: () => steps.insert(trx), existing: () => steps.find(trx), sameAs });
     if (once.created) await recordSlots(trx, [limit], now);
     return once;
   });
@@ -96,6 +102,8 @@ async function claimOne(trx: Transaction<Database>, args: Omit<Parameters<typeof
     throw error;
   }
 }
+
+const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
 
 const nameOf = (first: string | null, last: string | null) =>
   first === null ? null : fullNameOf({ first_name: first, last_name: last ?? '' });
@@ -205,6 +213,14 @@ export async function createGoals(deps: CareRecordDeps, actor: SessionUser, inpu
       });
       return inserted && repo.findGoals(trx, inserted.id);
     },
+    same: (first) => ({
+      targetWeightKg: [numberOrNull(first.target_weight_kg), targetWeightKg],
+      targetDate: [first.target_date, targetDate],
+      waistCm: [numberOrNull(first.waist_cm), waistCm],
+      waterGlasses: [first.water_glasses, waterGlasses],
+      steps: [first.steps, steps],
+      habit: [first.habit, habit],
+    }),
   });
   return { ...toGoals(once.row), repeated: !once.created };
 }
@@ -283,6 +299,14 @@ export async function createMeasurement(deps: CareRecordDeps, actor: SessionUser
         client_request_id: key,
         created_at: now,
       }),
+    same: (first) => ({
+      date: [first.date, input.date],
+      waistCm: [numberOrNull(first.waist_cm), input.waistCm],
+      hipCm: [numberOrNull(first.hip_cm), input.hipCm],
+      chestCm: [numberOrNull(first.chest_cm), input.chestCm],
+      armCm: [numberOrNull(first.arm_cm), input.armCm],
+      thighCm: [numberOrNull(first.thigh_cm), input.thighCm],
+    }),
   });
   return { ...toMeasurement(once.row), repeated: !once.created };
 }
@@ -349,6 +373,7 @@ export async function createProgressPhoto(deps: CareRecordDeps, actor: SessionUs
       if (!inserted) return undefined;
       return repo.findProgressPhoto(trx, inserted.id);
     },
+    same: (first) => ({ date: [first.date, input.date], pose: [first.pose, input.pose], attachmentId: [first.file_id, attachmentId] }),
   });
   return { ...toPhoto(once.row), repeated: !once.created };
 }
@@ -405,6 +430,12 @@ export async function createDocument(deps: CareRecordDeps, actor: SessionUser, i
       if (!inserted) return undefined;
       return repo.findDocument(trx, inserted.id);
     },
+    same: (first) => ({
+      kind: [first.kind, input.kind],
+      title: [first.title, input.title],
+      date: [first.date, input.date],
+      attachmentId: [first.file_id, attachmentId],
+    }),
   });
   return { ...toDocument(once.row), repeated: !once.created };
 }

@@ -264,9 +264,15 @@ describe('measurements', () => {
     const first = await server.request('POST', '/api/measurements', { token: asha.token, body });
     expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({ waistCm: 88, hipCm: 101.3, armCm: null, repeated: false });
-    const again = await server.request('POST', '/api/measurements', { token: asha.token, body: { ...body, waistCm: 10 } });
+    const again = await server.request('POST', '/api/measurements', { token: asha.token, body });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ id: first.body.data.id, waistCm: 88, repeated: true });
+    // The key with another waist is not a repeat: refused, naming it.
+    const changed = await server.request('POST', '/api/measurements', { token: asha.token, body: { ...body, waistCm: 87 } });
+    expect([changed.status, changed.body.message]).toEqual([
+      422,
+      'This clientRequestId was already used with different details (waistCm). Send it with a new key.',
+    ]);
     const byDietitian = await server.request('POST', '/api/measurements', {
       token: dietitian.token,
       body: { clientId: asha.id, clientRequestId: randomUUID(), date: today(), waistCm: 86, thighCm: 55 },
@@ -480,7 +486,7 @@ describe('limits', () => {
     const key = randomUUID();
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 2; i++) {
-      const body = { clientRequestId: i < 3 ? key : randomUUID(), date: today(), waistCm: 80 + i };
+      const body = { clientRequestId: i < 3 ? key : randomUUID(), date: today(), waistCm: i < 3 ? 80 : 80 + i };
       statuses.push((await server.request('POST', '/api/measurements', { token: flood.token, body })).status);
     }
     expect(statuses).toEqual([201, 200, 200, ...Array(LIMIT - 1).fill(201)]);
