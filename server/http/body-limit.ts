@@ -67,16 +67,19 @@ export function bodyLimits(): MiddlewareHandler {
     const limit =
       trpc && trpcPaths(c).some((p) => UPLOAD_PROCEDURES.has(p)) ? UPLOAD_BODY_LIMIT : upload ? ATTACHMENT_BODY_LIMIT : JSON_BODY_LIMIT;
     const tooLarge = () => (trpc ? trpcTooLarge(c, limit) : restTooLarge(c, limit));
-    const body = c.req.raw.body;
+    // The body is touched only when it must be read: asking @hono/node-server for it turns the request into a WHATWG one.
     const declared = c.req.header('content-length');
     if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
       const length = Number.parseInt(declared, 10);
       if (length <= limit) return next();
       // A body too large to discard is cut off at once: waiting for part of it would only delay the answer.
-      if (body && length <= DISCARD_AT_MOST_BYTES) await discardRest(body.getReader());
+      const body = length <= DISCARD_AT_MOST_BYTES ? c.req.raw.body : null;
+      if (body) await discardRest(body.getReader());
       return tooLarge();
     }
-    if (!body || upload) return next();
+    if (upload) return next();
+    const body = c.req.raw.body;
+    if (!body) return next();
     const reader = body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
