@@ -14,6 +14,7 @@ import { heldTimeGivenAwayMail } from '../mail/templates.js';
 import { type Mail, type Mailer, recordMail } from '../mail/mailer.js';
 import { recordNotices, type UserNotice } from '../notifications/notify.js';
 import { appointmentIcs, appointmentMail, dietitianMail, type MailAppointment, type MailEvent } from './mails.js';
+import { sameRequest } from '../db/idempotent.js';
 import * as repo from './repo.js';
 import {
   type AppointmentView,
@@ -508,8 +509,24 @@ export async function book(
   const now = deps.clock();
   const tz = input.tz ?? INDIA_TIME_ZONE;
   const clientId = await clientToActFor(deps.db, actor, input.clientId, 'clientId');
+  /**
+   * A repeat carries what the first booking did, or is refused (422). A booking changed since (moved, cancelled)
+   * no longer shows what the first request carried: it is answered as it is.
+   */
+  const sameBooking = (first: repo.AppointmentRow) => {
+    if (first.updated_at.getTime() !== first.created_at.getTime()) return;
+    sameRequest('clientRequestId', {
+      clientId: [first.client_id, clientId],
+      kind: [first.kind, input.kind],
+      start: [first.starts_at, input.start],
+    });
+  };
   const repeat = await repo.findByRequest(deps.db, actor.id, input.clientRequestId);
-  if (repeat) return { ...toView((await repo.findAppointment(deps.db, repeat.id))!, actor, tz, now), repeated: true };
+  if (repeat) {
+    const first = (await repo.findAppointment(deps.db, repeat.id))!;
+    sameBooking(first);
+    return { ...toView(first, actor, tz, now), repeated: true };
+  }
   if (input.kind === 'consultation' && actor.role !== ROLE.admin) {
     const message = 'A free consultation is booked from the consultation form; as a client, book a follow-up.';
     throw badRequest(message, { kind: [message] });
@@ -547,6 +564,7 @@ export async function book(
     told: { by: actor.role === ROLE.admin ? 'dietitian' : 'client', tz },
   });
   if (!attempt.ok) throw await takenError(deps.db, ids, input.kind, input.start, now, tz);
+  if (!attempt.created) sameBooking(attempt.row);
   attempt.deliver();
   return { ...toView(attempt.row, actor, tz, now), repeated: !attempt.created };
 }

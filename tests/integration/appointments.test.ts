@@ -152,6 +152,12 @@ describe('booking', () => {
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ id: first.body.data.id, repeated: true });
+    // The same key for another time is another booking: refused, naming the time, and nothing is booked.
+    const moved = await book(racers[1]!.token, ist('2026-10-27', '11:00'), key);
+    expect([moved.status, moved.body.message]).toEqual([
+      422,
+      'This clientRequestId was already used with different details (start). Send it with a new key.',
+    ]);
   });
 
   it('refuses a time that was never offered, or has passed', async () => {
