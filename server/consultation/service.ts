@@ -90,6 +90,7 @@ export async function bookConsultation(
       repeated: true,
     };
   }
+  const placed = hold as PlacedHold | null;
   await deps.mailer.queue({
     to: BRAND.supportEmail,
     subject: oneLine(`Consultation request #${booked.id} from ${mailSafeName(input.name, 'a visitor')}`),
@@ -105,9 +106,13 @@ export async function bookConsultation(
       `Country: ${country.name}`,
       `Medical condition: ${input.isMedicalCondition ? 'Yes' : 'No'}`,
       `Received: ${formatMoment(booked.created_at, SERVICE_TIME_ZONE)}`,
+      ...(placed
+        ? [
+            `Held time: ${visitorMoment(placed.start)}, until ${visitorMoment(placed.expiresAt)} unless the visitor confirms it. Marking the request contacted books it for them.`,
+          ]
+        : []),
     ].join('\n'),
   });
-  const placed = hold as PlacedHold | null;
   const when = input.slot ? visitorMoment(input.slot, input.tz) : '';
   const until = placed ? visitorMoment(placed.expiresAt, input.tz) : '';
   const time: BookingTime | undefined = placed

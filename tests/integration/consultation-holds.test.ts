@@ -157,6 +157,12 @@ describe('a held time', () => {
     const mail = server.mails.filter((m) => m.to === 'confirms@example.test').at(-1)!;
     expect(mail.text).toMatch(/We are holding .* until .*It is booked only once you confirm it/s);
     const link = confirmLink('confirms@example.test');
+    const team = await server.deps.db
+      .selectFrom('outbox')
+      .select('body_text')
+      .where('subject', 'like', `Consultation request #${held.body.data.id} %`)
+      .executeTakeFirstOrThrow();
+    expect(team.body_text).toMatch(/Held time: .* Marking the request contacted books it for them\./);
 
     expect((await confirm({ ...link, sig: `${link.sig.slice(0, -2)}AA` })).status).toBe(400);
     expect(await appointmentOf(held.body.data.id)).toBeUndefined();
