@@ -41,6 +41,25 @@ export function formatMoment(moment: Date | string | null | undefined, timeZone?
 }
 
 /**
+ * Whole rupees with Indian grouping (2,171; 11,999; 1,23,456), as Intl's en-IN writes them. Written out
+ * because public pages format prices while they hydrate (the plan catalogue is built when its module is
+ * evaluated), and Intl's first use loads the locale's data: the longest task of the pricing and FAQ pages.
+ * format.test.ts checks it against Intl.
+ */
+export function groupRupees(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`Not a whole number of rupees: ${n}`);
+  const digits = String(n);
+  if (digits.length <= 3) return digits;
+  return `${digits.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',')},${digits.slice(-3)}`;
+}
+
+/** Money in rupees as `₹16,499`: rounded to the rupee half away from zero, signed, as Intl's INR currency format in en-IN. */
+export function formatRupees(rupees: number): string {
+  const whole = Math.round(Math.abs(rupees));
+  return `${rupees < 0 || Object.is(rupees, -0) ? '-' : ''}₹${groupRupees(whole)}`;
+}
+
+/**
  * A phone number as people read it: Indian numbers `+91 98765 43210`, others
  * `+<country code and number>` (their grouping varies by country). Accepts what the forms store (digits only).
  */

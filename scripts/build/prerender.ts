@@ -20,6 +20,20 @@ const PAGE_MODULES: Record<(typeof PRERENDERED_PATHS)[number] | '404', string | 
   '/login': 'src/features/auth/LoginPage.tsx',
   '404': 'src/features/public/NotFoundPage.tsx',
 };
+/**
+ * What lazyWithData evaluates ahead of these pages' screens while they hydrate, one group per task
+ * (src/lib/lazy-with-data.tsx; the lists in src/features/public/PublicArea.tsx): the data layer and
+ * the form libraries. Their chunks are preloaded with the page's own.
+ */
+const DATA_LAYER = 'src/lib/data-provider.tsx';
+const ZOD = 'src/lib/form-libraries/zod.ts';
+const FORM_HOOKS = 'src/lib/form-libraries/react-hook-form.ts';
+const STAGES_BEFORE: Partial<Record<keyof typeof PAGE_MODULES, string[]>> = {
+  '/consult': [DATA_LAYER, ZOD, FORM_HOOKS],
+  '/contact-us': [DATA_LAYER, ZOD, FORM_HOOKS],
+  '/login': [DATA_LAYER, FORM_HOOKS],
+};
+
 /** Rendered at an address no route matches, to get the not-found page. */
 const NOT_FOUND_URL = '/__not-found__';
 const LAYOUT_MODULE = 'src/features/public/PublicArea.tsx';
@@ -179,7 +193,8 @@ export function prerender(): Plugin {
           const layout = chunksOf(manifest, LAYOUT_MODULE);
           const pageModule = PAGE_MODULES[page.key];
           const own = pageModule ? chunksOf(manifest, pageModule) : { js: [], css: [] };
-          const js = [...new Set([...layout.js, ...own.js])];
+          const stages = (STAGES_BEFORE[page.key] ?? []).flatMap((key) => chunksOf(manifest, key).js);
+          const js = [...new Set([...layout.js, ...stages, ...own.js])];
           const css = [...new Set([...layout.css, ...own.css])];
           const file = path.join(outDir, page.path === null ? NOT_FOUND_FILE : prerenderedFile(page.path));
           if (!existsSync(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });

@@ -1,8 +1,11 @@
-/**
+import { groupRupees } from '../format.js';
+
+/*
  * The plan catalogue, one typed module shared by the
  * pricing page, the server's subscriptions and the demo seed. Prices are
  * whole rupees. Pure data: safe to import in the browser.
  */
+
 export const PLAN_TYPES = ['WL', 'WG', 'DP', 'LP'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
 
@@ -59,8 +62,6 @@ export type Plan = {
   featured: boolean;
 };
 
-const inr = (n: number) => n.toLocaleString('en-IN');
-
 /** Every tier card lists these; some tiers cross a few out. */
 export const TIER_FEATURES = [
   'Personalised diet plan',
@@ -86,7 +87,7 @@ function tiers(type: PlanType, label: string, specs: TierSpec[]): Plan[] {
     type,
     name: `${label} ${t.duration}`,
     href: '/consult?book=true',
-    price: `₹${inr(t.list)}`,
+    price: `₹${groupRupees(t.list)}`,
     listPrice: t.list,
     sellPrice: t.sell,
     duration: t.duration,
@@ -203,7 +204,7 @@ const conditionPlans: Plan[] = CONDITIONS.map((c) => ({
   type: c.type,
   name: `${c.name} Plan`,
   href: '/consult?book=true',
-  price: `₹${inr(c.list)}`,
+  price: `₹${groupRupees(c.list)}`,
   listPrice: c.list,
   sellPrice: c.sell,
   duration: '4 Weeks',

@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  * Goal: 100 in every category, LCP ≤ 1.5 s, TBT ≤ 100 ms, CLS ≤ 0.02 and
  * at most 100 KB of compressed JavaScript on `/`. Lab scores move with the
  * machine's load (TBT most of all): each run fits its CPU slowdown to the host's
- * measured speed (cpuSlowdownFor), each page gets up to four runs and the best one counts.
+ * measured speed (cpuSlowdownFor), each page gets three runs and the median counts (never the best of several).
  * What is asserted: every category ≥ 95 (performance too: the pages measure 96–100 since
  * they paint before their JavaScript loads, decision 062), CLS ≤ 0.02 and the JavaScript
  * budgets below (`/` at the goal, the others at what they measure plus a small margin).
@@ -45,9 +45,10 @@ const JS_BUDGET: Record<(typeof PRERENDERED_PATHS)[number], number> = {
   // /consult offers real slots of the next 14 days (issue 26): the slot picker came with them.
   '/consult': 192_000,
   '/contact-us': 168_000,
-  '/login': 182_000,
+  // The form's rules (zod) load on the form's first focus, the forgot-password dialog when opened.
+  '/login': 130_000,
 };
-const RUNS = 4;
+const RUNS = 3;
 /** Chunks of the signed-in areas: a public page must never download them. */
 const PRIVATE_CHUNK = /\/assets\/(DashboardArea|AdminArea)-[\w-]+\.js$/;
 
@@ -68,7 +69,7 @@ afterAll(async () => {
     writeBenchmarks(
       path.resolve('docs/benchmarks.md'),
       results,
-      `Lighthouse 12.8 (mobile preset, simulated throttling) on the production build, best of up to ${RUNS} runs a page, from \`npx vitest run tests/browser/lighthouse.test.ts\` on ${new Date().toISOString().slice(0, 10)}. JS transferred is compressed (Brotli). The CPU slowdown is fitted to the host's measured benchmark index so that a busy host still simulates the same phone (at most Lighthouse's 4×; tests/helpers/lighthouse.ts). The last column reads the run's trace: how much the host stretched the main thread's tasks (wall over CPU time, median), and TBT and the performance score with TBT from CPU time at 4×, which count when the stretch is above 1.25 (decision 108).`,
+      `Lighthouse 12.8 (mobile preset, simulated throttling) on the production build, the median of ${RUNS} runs a page, from \`npx vitest run tests/browser/lighthouse.test.ts\` on ${new Date().toISOString().slice(0, 10)}. JS transferred is compressed (Brotli). The CPU slowdown is fitted to the host's measured benchmark index so that a busy host still simulates the same phone (at most Lighthouse's 4×; tests/helpers/lighthouse.ts). The last column reads the run's trace: how much the host stretched the main thread's tasks (wall over CPU time, median), and TBT and the performance score with TBT from CPU time at 4×, which count when the stretch is above 1.25 (decision 108).`,
     );
   }
   chrome?.kill();
@@ -77,36 +78,39 @@ afterAll(async () => {
 
 /** The performance that counts: Lighthouse's score, or with TBT from CPU time when the host stretched the run (see MIN_PERFORMANCE). */
 const performanceOf = (s: PageScore) => (s.stretch > STRETCHED ? s.cpuPerformance : s.scores.performance);
-const passes = (s: PageScore) =>
-  performanceOf(s) >= MIN_PERFORMANCE && s.cls <= MAX_CLS && CATEGORIES.every((c) => c === 'performance' || s.scores[c] >= MIN_SCORE);
-/** The run kept of a page's runs: a passing one first, then the best performance. (CLS moves by font timing: a run that shifts is tried again.) */
-const rank = (s: PageScore) => (passes(s) ? 1000 : 0) + performanceOf(s);
+/** The run that counts: the median of a page's runs by the performance that counts, as the issue's own check takes it (never the best of several). */
+const median = (runs: PageScore[]) => [...runs].sort((a, b) => performanceOf(a) - performanceOf(b))[Math.floor(runs.length / 2)] ?? null;
 
 for (const route of PRERENDERED_PATHS) {
   it(`${route}: accessibility, best practices, SEO ≥ ${MIN_SCORE}, performance ≥ ${MIN_PERFORMANCE}, CLS ≤ ${MAX_CLS}, JS ≤ ${JS_BUDGET[route]} bytes`, {
     timeout: 240_000,
   }, async () => {
-    let best: PageScore | null = null;
-    for (let run = 0; run < RUNS && !(best && passes(best)); run++) {
+    const runs: PageScore[] = [];
+    for (let run = 0; run < RUNS; run++) {
       const score = await auditPage(chrome.port, server.url, route, hostIndex).catch((err: Error) => {
         console.warn(`${route} run ${run + 1}: ${err.message}`);
         return null;
       });
-      if (score) hostIndex = score.benchmarkIndex;
-      if (score && (!best || rank(score) > rank(best))) best = score;
+      if (score) {
+        hostIndex = score.benchmarkIndex;
+        runs.push(score);
+      }
     }
-    if (!best) throw new Error(`Lighthouse failed ${RUNS} times on ${route}`);
-    results.push(best);
+    const counted = runs.length === RUNS ? median(runs) : null;
+    if (!counted) throw new Error(`Lighthouse failed ${RUNS - runs.length} of ${RUNS} runs on ${route}`);
+    results.push(counted);
     console.info(
-      `${route}: ${CATEGORIES.map((c) => `${c} ${best.scores[c]}`).join(', ')}; LCP ${Math.round(best.lcpMs)} ms, TBT ${Math.round(best.tbtMs)} ms (from CPU time ${Math.round(best.cpuTbtMs)} ms, performance ${best.cpuPerformance}; main thread stretched ${best.stretch.toFixed(1)}×), CLS ${best.cls.toFixed(3)}, JS ${best.jsBytes} B; host index ${Math.round(best.benchmarkIndex)}, CPU ${best.cpuSlowdown.toFixed(1)}×` +
-        (best.failing.length ? `\n  below 1: ${best.failing.join('\n  ')}` : ''),
+      `${route}: ${CATEGORIES.map((c) => `${c} ${counted.scores[c]}`).join(', ')}; LCP ${Math.round(counted.lcpMs)} ms, TBT ${Math.round(counted.tbtMs)} ms (from CPU time ${Math.round(counted.cpuTbtMs)} ms, performance ${counted.cpuPerformance}; main thread stretched ${counted.stretch.toFixed(1)}×), CLS ${counted.cls.toFixed(3)}, JS ${counted.jsBytes} B; host index ${Math.round(counted.benchmarkIndex)}, CPU ${counted.cpuSlowdown.toFixed(1)}×` +
+        (counted.failing.length ? `\n  below 1: ${counted.failing.join('\n  ')}` : ''),
     );
     for (const category of CATEGORIES) {
-      const [score, floor] = category === 'performance' ? [performanceOf(best), MIN_PERFORMANCE] : [best.scores[category], MIN_SCORE];
-      expect(score, `${route} ${category} (stretch ${best.stretch.toFixed(1)}×)\n${best.failing.join('\n')}`).toBeGreaterThanOrEqual(floor);
+      const [score, floor] = category === 'performance' ? [performanceOf(counted), MIN_PERFORMANCE] : [counted.scores[category], MIN_SCORE];
+      expect(score, `${route} ${category} (stretch ${counted.stretch.toFixed(1)}×)\n${counted.failing.join('\n')}`).toBeGreaterThanOrEqual(
+        floor,
+      );
     }
-    expect(best.cls, `${route} CLS`).toBeLessThanOrEqual(MAX_CLS);
-    expect(best.jsBytes, best.scripts.join('\n')).toBeLessThanOrEqual(JS_BUDGET[route]);
-    expect(best.scripts.filter((s) => PRIVATE_CHUNK.test(s))).toEqual([]);
+    expect(counted.cls, `${route} CLS`).toBeLessThanOrEqual(MAX_CLS);
+    expect(counted.jsBytes, counted.scripts.join('\n')).toBeLessThanOrEqual(JS_BUDGET[route]);
+    expect(counted.scripts.filter((s) => PRIVATE_CHUNK.test(s))).toEqual([]);
   });
 }

@@ -1,5 +1,5 @@
 import { CalendarCheck, FileText, HeartPulse } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Redirect } from 'wouter';
 import { ROLE } from '../../../server/auth/roles';
 import { Button } from '../../components/ui/Button';
@@ -7,9 +7,12 @@ import { TextField } from '../../components/ui/Field';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedIn } from '../../lib/use-session';
 import { LogoMark } from '../public/layout/Logo';
-import { ForgotPasswordModal } from './ForgotPasswordModal';
 import { PasswordField } from './PasswordField';
 import { useSignInForm } from './use-sign-in-form';
+
+// Loaded when asked for (a dialog library and its own form): the login page hydrates without them.
+const loadForgotPassword = () => import('./ForgotPasswordModal');
+const ForgotPasswordModal = lazy(() => loadForgotPassword().then((m) => ({ default: m.ForgotPasswordModal })));
 
 export const DASHBOARD_HOME = '~/dashboard/feeds';
 
@@ -29,7 +32,9 @@ const PERKS = [
 
 function LoginScreen() {
   const [forgotOpen, setForgotOpen] = useState(false);
-  const { register, errors, onSubmit } = useSignInForm(ROLE.client);
+  // Mounted from the first opening on, so that closing it animates like any dialog.
+  const [forgotAsked, setForgotAsked] = useState(false);
+  const { register, errors, onSubmit, prepare } = useSignInForm(ROLE.client);
 
   return (
     <section className="bg-slate-50 px-4 py-10 sm:py-16">
@@ -58,7 +63,14 @@ function LoginScreen() {
         <div className="p-7 sm:p-10">
           <h1 className="text-3xl font-bold text-slate-900">Login</h1>
           <p className="mt-1 text-slate-600">Welcome back! Sign in to your dashboard.</p>
-          <form method="post" onSubmit={onSubmit} noValidate className="mt-7 flex flex-col gap-5" data-testid="login-form">
+          <form
+            method="post"
+            onSubmit={onSubmit}
+            onFocus={prepare}
+            noValidate
+            className="mt-7 flex flex-col gap-5"
+            data-testid="login-form"
+          >
             <TextField
               label="Email"
               type="email"
@@ -77,7 +89,12 @@ function LoginScreen() {
               />
               <button
                 type="button"
-                onClick={() => setForgotOpen(true)}
+                onPointerEnter={() => void loadForgotPassword()}
+                onFocus={() => void loadForgotPassword()}
+                onClick={() => {
+                  setForgotAsked(true);
+                  setForgotOpen(true);
+                }}
                 className="self-end rounded text-sm font-semibold text-brand-800 underline-offset-4 hover:underline"
               >
                 Forgot password?
@@ -89,7 +106,11 @@ function LoginScreen() {
           </form>
         </div>
       </div>
-      <ForgotPasswordModal open={forgotOpen} onOpenChange={setForgotOpen} />
+      {forgotAsked && (
+        <Suspense fallback={null}>
+          <ForgotPasswordModal open={forgotOpen} onOpenChange={setForgotOpen} />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -7,17 +7,17 @@ import { TopBar } from './layout/TopBar';
 import { REDUCED_MOTION_QUERY } from './lib/use-media-query';
 import './public.css';
 import { HydrationMark } from '../../components/HydrationMark';
-import { lazyWithData } from '../../lib/lazy-with-data';
+import { FORM_HOOKS, FORM_LIBRARIES, lazyWithData } from '../../lib/lazy-with-data';
 
 // Home is the landing page and ships with this chunk; every other page is its own chunk.
 const AboutPage = lazy(() => import('./about/AboutPage'));
-const ContactPage = lazyWithData(() => import('./contact/ContactPage'));
-const ConsultPage = lazyWithData(() => import('./consult/ConsultPage'));
+const ContactPage = lazyWithData(() => import('./contact/ContactPage'), { before: FORM_LIBRARIES });
+const ConsultPage = lazyWithData(() => import('./consult/ConsultPage'), { before: FORM_LIBRARIES });
 const FaqPage = lazy(() => import('./faq/FaqPage'));
 const PricingPage = lazy(() => import('./pricing/PricingPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 // Owned by the auth work: they live in this layout but not in this folder.
-const LoginPage = lazyWithData(() => import('../auth/LoginPage'));
+const LoginPage = lazyWithData(() => import('../auth/LoginPage'), { before: FORM_HOOKS });
 const ResetPasswordPage = lazyWithData(() => import('../auth/ResetPasswordPage'));
 const PlatformGuidePage = lazyWithData(() => import('../auth/PlatformGuidePage'));
 const ConfirmConsultationPage = lazyWithData(() => import('./consult/ConfirmConsultationPage'));
