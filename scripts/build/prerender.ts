@@ -29,7 +29,6 @@ const DATA_LAYER = 'src/lib/data-provider.tsx';
 const ZOD = 'src/lib/form-libraries/zod.ts';
 const FORM_HOOKS = 'src/lib/form-libraries/react-hook-form.ts';
 const STAGES_BEFORE: Partial<Record<keyof typeof PAGE_MODULES, string[]>> = {
-  '/consult': [DATA_LAYER, ZOD, FORM_HOOKS],
   '/contact-us': [DATA_LAYER, ZOD, FORM_HOOKS],
   '/login': [DATA_LAYER, FORM_HOOKS],
 };

@@ -41,9 +41,9 @@ const JS_BUDGET: Record<(typeof PRERENDERED_PATHS)[number], number> = {
   '/about-us': 108_000,
   '/pricing-plans': 140_000,
   '/faq': 117_000,
-  // These three show a form on their first screen, so the form libraries and the data layer load with them.
-  // /consult offers real slots of the next 14 days (issue 26): the slot picker came with them.
-  '/consult': 192_000,
+  // The booking form (rules, slot picker, data layer, dialog) loads when Book now is pointed at or pressed.
+  '/consult': 100_000,
+  // These two show a form on their first screen, so the form libraries and the data layer load with them.
   '/contact-us': 168_000,
   // The form's rules (zod) load on the form's first focus, the forgot-password dialog when opened.
   '/login': 130_000,

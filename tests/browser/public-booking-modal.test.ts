@@ -45,7 +45,8 @@ const focusedLabel = (page: Page) =>
 async function openBooking(page: Page) {
   await page.goto('/consult?book=true');
   const dialog = dialogOf(page);
-  await expect.poll(() => dialog.getByLabel('Country').locator('option').count()).toBeGreaterThan(200);
+  // The form loads when it is first opened (with its rules and the data layer), then asks for the countries.
+  await expect.poll(() => dialog.getByLabel('Country').locator('option').count(), { timeout: 15_000 }).toBeGreaterThan(200);
   return dialog;
 }
 

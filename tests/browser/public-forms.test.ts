@@ -69,7 +69,8 @@ describe('consultation modal', () => {
       const dialog = dialogOf(page);
       await expect.poll(() => dialog.isVisible()).toBe(true);
       expect(pathAndQuery(page)).toBe('/consult?book=true');
-      await expect.poll(() => dialog.getByLabel('Country').locator('option').count()).toBeGreaterThan(200);
+      // The form loads when it is first opened (with its rules and the data layer), then asks for the countries.
+      await expect.poll(() => dialog.getByLabel('Country').locator('option').count(), { timeout: 15_000 }).toBeGreaterThan(200);
       expect(countryCalls, countryCalls.join('\n')).toHaveLength(1);
       expect(
         await dialog
@@ -118,7 +119,8 @@ describe('consultation modal', () => {
     const page = await context.newPage();
     await page.goto('/consult?book=true');
     const dialog = dialogOf(page);
-    await expect.poll(() => dialog.getByLabel('Country').locator('option').count()).toBeGreaterThan(200);
+    // The form loads when it is first opened (with its rules and the data layer), then asks for the countries.
+    await expect.poll(() => dialog.getByLabel('Country').locator('option').count(), { timeout: 15_000 }).toBeGreaterThan(200);
     await dialog.getByRole('button', { name: 'Consult' }).click();
 
     const expected: [string, string][] = [
@@ -190,7 +192,8 @@ describe('consultation modal', () => {
     await page.goto('/consult');
     await page.getByRole('button', { name: 'Book now' }).click();
     const dialog = dialogOf(page);
-    await expect.poll(() => dialog.getByLabel('Country').locator('option').count()).toBeGreaterThan(200);
+    // The form loads when it is first opened (with its rules and the data layer), then asks for the countries.
+    await expect.poll(() => dialog.getByLabel('Country').locator('option').count(), { timeout: 15_000 }).toBeGreaterThan(200);
     await fillBooking(page, {
       name: 'Kavya Menon',
       email: 'kavya@example.test',
@@ -283,7 +286,8 @@ describe('consultation modal', () => {
     const page = await context.newPage();
     await page.goto('/consult?book=true');
     const dialog = dialogOf(page);
-    await expect.poll(() => dialog.getByLabel('Country').locator('option').count()).toBeGreaterThan(200);
+    // The form loads when it is first opened (with its rules and the data layer), then asks for the countries.
+    await expect.poll(() => dialog.getByLabel('Country').locator('option').count(), { timeout: 15_000 }).toBeGreaterThan(200);
     await fillBooking(page, {
       name: 'Ravi',
       email: 'ravi@example.test',

@@ -12,7 +12,8 @@ import { FORM_HOOKS, FORM_LIBRARIES, lazyWithData } from '../../lib/lazy-with-da
 // Home is the landing page and ships with this chunk; every other page is its own chunk.
 const AboutPage = lazy(() => import('./about/AboutPage'));
 const ContactPage = lazyWithData(() => import('./contact/ContactPage'), { before: FORM_LIBRARIES });
-const ConsultPage = lazyWithData(() => import('./consult/ConsultPage'), { before: FORM_LIBRARIES });
+// Its booking form loads on demand, with the data layer (ConsultPage).
+const ConsultPage = lazy(() => import('./consult/ConsultPage'));
 const FaqPage = lazy(() => import('./faq/FaqPage'));
 const PricingPage = lazy(() => import('./pricing/PricingPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));

@@ -1,9 +1,18 @@
 import { ClipboardList, PhoneCall, Salad } from 'lucide-react';
+import { Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
+import { FORM_LIBRARIES, lazyWithData } from '../../../lib/lazy-with-data';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { SectionHeading } from '../components/SectionHeading';
-import { ConsultationModal } from './ConsultationModal';
 import { GetInTouch } from './GetInTouch';
+
+// The booking form (its rules, the slot picker, the data layer, a dialog) loads when the visitor
+// points at Book now or opens it: the page itself hydrates without any of it.
+const loadModal = () => import('./ConsultationModal');
+type ModalProps = Parameters<typeof import('./ConsultationModal').ConsultationModal>[0];
+const ConsultationModal = lazyWithData<ModalProps>(() => loadModal().then((m) => ({ default: m.ConsultationModal })), {
+  before: FORM_LIBRARIES,
+});
 
 const STEPS = [
   {
@@ -27,6 +36,9 @@ export default function ConsultPage() {
   );
   const [params, setParams] = useSearchParams();
   const open = params.has('book');
+  // Mounted from the first opening on, so that closing it animates like any dialog.
+  const [asked, setAsked] = useState(open);
+  if (open && !asked) setAsked(true);
   const setOpen = (next: boolean) =>
     setParams(
       (prev) => {
@@ -40,7 +52,7 @@ export default function ConsultPage() {
 
   return (
     <>
-      <GetInTouch onBook={() => setOpen(true)} />
+      <GetInTouch onBook={() => setOpen(true)} onBookIntent={() => void loadModal()} />
       <section aria-labelledby="steps-title" className="bg-white py-16 md:py-20">
         <div className="page-container">
           <SectionHeading id="steps-title" eyebrow="How it works" title="From first call to first meal in three steps" />
@@ -72,7 +84,11 @@ export default function ConsultPage() {
           </p>
         </div>
       </section>
-      <ConsultationModal open={open} onOpenChange={setOpen} />
+      {asked && (
+        <Suspense fallback={null}>
+          <ConsultationModal open={open} onOpenChange={setOpen} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -3,7 +3,8 @@ import { Button } from '../../../components/ui/Button';
 import { SITE } from '../../../site-config';
 
 /** Get in Touch (anchor `contact`): headline, callback line, working hours and 'Book now'. */
-export function GetInTouch({ onBook }: { onBook: () => void }) {
+/** `onBookIntent`: the visitor is about to press Book now (pointer over it, or focus): a moment to start loading the form. */
+export function GetInTouch({ onBook, onBookIntent }: { onBook: () => void; onBookIntent?: () => void }) {
   return (
     <section
       id="contact"
@@ -21,7 +22,7 @@ export function GetInTouch({ onBook }: { onBook: () => void }) {
             <PhoneCall className="mt-1 h-5 w-5 shrink-0 text-brand-300" aria-hidden="true" />
             Request a callback and one of our dietitians will call you to understand your goals — free, with no obligation.
           </p>
-          <Button size="lg" className="mt-8" onClick={onBook} aria-haspopup="dialog">
+          <Button size="lg" className="mt-8" onClick={onBook} onPointerEnter={onBookIntent} onFocus={onBookIntent} aria-haspopup="dialog">
             <CalendarCheck className="h-5 w-5" aria-hidden="true" />
             Book now
           </Button>
