@@ -1,4 +1,4 @@
-import type { Plugin } from 'vite';
+import type { Plugin, ResolvedConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { BRAND } from '../../server/brand.js';
 import { APP_SHELL_FILE } from '../../server/http/site-pages.js';
@@ -13,13 +13,27 @@ const icon = (file: string, size: number, purpose: 'any' | 'maskable') => ({
   purpose,
 });
 
-/** Renames vite-plugin-pwa's `inlineDynamicImports: true` for the worker to Rolldown's `codeSplitting: false`. */
-function workerOutputInOneFile(): Plugin {
+/**
+ * The worker's own Vite build, as the app's build asks: vite-plugin-pwa's `inlineDynamicImports: true`
+ * under Rolldown's name (`codeSplitting: false`: Vite 8 warned on every build), and the app build's log
+ * level (`npm start` builds with `--logLevel warn`, and the worker's build printed its progress anyway).
+ */
+function workerBuildLikeTheApp(): { outer: Plugin; worker: Plugin } {
+  let logLevel: ResolvedConfig['logLevel'] | undefined;
   return {
-    name: 'poshan:sw-one-file',
-    outputOptions(output) {
-      const { inlineDynamicImports, ...rest } = output as typeof output & { inlineDynamicImports?: boolean };
-      return inlineDynamicImports === undefined ? output : { ...rest, codeSplitting: !inlineDynamicImports };
+    outer: {
+      name: 'poshan:sw-log-level',
+      configResolved(config) {
+        logLevel = config.logLevel;
+      },
+    },
+    worker: {
+      name: 'poshan:sw-one-file',
+      config: () => (logLevel ? { logLevel } : {}),
+      outputOptions(output) {
+        const { inlineDynamicImports, ...rest } = output as typeof output & { inlineDynamicImports?: boolean };
+        return inlineDynamicImports === undefined ? output : { ...rest, codeSplitting: !inlineDynamicImports };
+      },
     },
   };
 }
@@ -32,7 +46,8 @@ function workerOutputInOneFile(): Plugin {
  * The worker is registered by the signed-in areas after load (src/lib/pwa.ts), never by public pages.
  */
 export function pwa(): Plugin[] {
-  return VitePWA({
+  const workerBuild = workerBuildLikeTheApp();
+  const plugins = VitePWA({
     strategies: 'injectManifest',
     srcDir: 'src/sw',
     filename: 'sw.ts',
@@ -68,9 +83,7 @@ export function pwa(): Plugin[] {
       ],
     },
     injectManifest: {
-      // The worker's own build still passes Rollup's inlineDynamicImports, which Vite 8 (Rolldown) warns about
-      // on every build; the same setting under its current name keeps the worker one file without the warning.
-      buildPlugins: { vite: [workerOutputInOneFile()] },
+      buildPlugins: { vite: [workerBuild.worker] },
       globPatterns: ['assets/**/*.{js,css,woff2}', APP_SHELL_FILE, 'icons/*.png', 'favicon.svg'],
       // Not for a client's phone: the dietitians' console, and the emoji font's many subsets (the system's emoji stand in offline).
       globIgnores: ['assets/AdminArea-*', 'assets/noto-emoji-*'],
@@ -84,4 +97,5 @@ export function pwa(): Plugin[] {
       ],
     },
   }) as Plugin[];
+  return [workerBuild.outer, ...plugins];
 }
