@@ -153,8 +153,9 @@ export const confirmHoldInput = z.object({
   hold: numberField('The link is missing its booking number. Open the link from the email again.', 'This link is not valid.').pipe(
     z.number().int('This link is not valid.').positive('This link is not valid.').max(INT32_MAX, 'This link is not valid.'),
   ),
-  exp: z.string({ error: 'This link is not valid.' }).max(20, 'This link is not valid.'),
-  sig: z.string({ error: 'This link is not valid.' }).max(100, 'This link is not valid.'),
+  // As the link signer writes them: unix seconds, and a base64url HMAC.
+  exp: z.string({ error: 'This link is not valid.' }).max(20, 'This link is not valid.').regex(/^\d+$/, 'This link is not valid.'),
+  sig: z.string({ error: 'This link is not valid.' }).max(100, 'This link is not valid.').regex(/^[\w-]+$/, 'This link is not valid.'),
 });
 export type ConfirmHoldInput = z.output<typeof confirmHoldInput>;
 export const confirmedHold = z.object({ message: z.string(), confirmed: z.boolean() });
