@@ -155,7 +155,10 @@ export const confirmHoldInput = z.object({
   ),
   // As the link signer writes them: unix seconds, and a base64url HMAC.
   exp: z.string({ error: 'This link is not valid.' }).max(20, 'This link is not valid.').regex(/^\d+$/, 'This link is not valid.'),
-  sig: z.string({ error: 'This link is not valid.' }).max(100, 'This link is not valid.').regex(/^[\w-]+$/, 'This link is not valid.'),
+  sig: z
+    .string({ error: 'This link is not valid.' })
+    .max(100, 'This link is not valid.')
+    .regex(/^[\w-]+$/, 'This link is not valid.'),
 });
 export type ConfirmHoldInput = z.output<typeof confirmHoldInput>;
 export const confirmedHold = z.object({ message: z.string(), confirmed: z.boolean() });
