@@ -26,10 +26,9 @@ const PAGE_MODULES: Record<(typeof PRERENDERED_PATHS)[number] | '404', string | 
  * the form libraries. Their chunks are preloaded with the page's own.
  */
 const DATA_LAYER = 'src/lib/data-provider.tsx';
-const ZOD = 'src/lib/form-libraries/zod.ts';
 const FORM_HOOKS = 'src/lib/form-libraries/react-hook-form.ts';
 const STAGES_BEFORE: Partial<Record<keyof typeof PAGE_MODULES, string[]>> = {
-  '/contact-us': [DATA_LAYER, ZOD, FORM_HOOKS],
+  '/contact-us': [DATA_LAYER, FORM_HOOKS],
   '/login': [DATA_LAYER, FORM_HOOKS],
 };
 

@@ -33,19 +33,19 @@ async function importInStages<T>(stages: readonly Load<unknown>[], last: Load<T>
   return last();
 }
 
-const zod = () => import('./form-libraries/zod');
-const reactHookForm = () => import('./form-libraries/react-hook-form');
-/** The libraries of a screen with a form on its first view, evaluated ahead of it (see importInStages). */
-export const FORM_LIBRARIES: readonly Load<unknown>[] = [zod, reactHookForm];
-/** The same for a form whose rules load on first use (lib/lazy-resolver.ts): zod is not needed to show it. */
-export const FORM_HOOKS: readonly Load<unknown>[] = [reactHookForm];
+/**
+ * react-hook-form, evaluated ahead of a form screen (see importInStages). Zod is not a stage: a module
+ * that re-exports its namespace keeps all of zod in the bundle (60 KB more on /contact-us); a form's rules
+ * load on first use instead (lib/lazy-resolver.ts), or with the screen.
+ */
+export const FORM_HOOKS: readonly Load<unknown>[] = [() => import('./form-libraries/react-hook-form')];
 
 /**
  * A lazy screen that calls the API: its chunk loads together with the data
  * layer (React Query, the tRPC client, superjson) and renders inside
  * DataProvider. Public pages that call nothing on their first screen (the
  * home page) never download that layer. `before` names library groups the
- * screen needs (FORM_LIBRARIES), each evaluated in its own task while a
+ * screen needs (FORM_HOOKS), each evaluated in its own task while a
  * prerendered page hydrates.
  */
 export function lazyWithData<P extends object>(

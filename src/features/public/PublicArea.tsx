@@ -7,11 +7,11 @@ import { TopBar } from './layout/TopBar';
 import { REDUCED_MOTION_QUERY } from './lib/use-media-query';
 import './public.css';
 import { HydrationMark } from '../../components/HydrationMark';
-import { FORM_HOOKS, FORM_LIBRARIES, lazyWithData } from '../../lib/lazy-with-data';
+import { FORM_HOOKS, lazyWithData } from '../../lib/lazy-with-data';
 
 // Home is the landing page and ships with this chunk; every other page is its own chunk.
 const AboutPage = lazy(() => import('./about/AboutPage'));
-const ContactPage = lazyWithData(() => import('./contact/ContactPage'), { before: FORM_LIBRARIES });
+const ContactPage = lazyWithData(() => import('./contact/ContactPage'), { before: FORM_HOOKS });
 // Its booking form loads on demand, with the data layer (ConsultPage).
 const ConsultPage = lazy(() => import('./consult/ConsultPage'));
 const FaqPage = lazy(() => import('./faq/FaqPage'));

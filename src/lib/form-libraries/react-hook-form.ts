@@ -1,2 +1,2 @@
-// Evaluated in a task of its own ahead of a form screen (FORM_LIBRARIES and FORM_HOOKS in lazy-with-data.tsx).
+// Evaluated in a task of its own ahead of a form screen (FORM_HOOKS in lazy-with-data.tsx).
 export { useForm } from 'react-hook-form';

@@ -1,7 +1,7 @@
 import { ClipboardList, PhoneCall, Salad } from 'lucide-react';
 import { Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { FORM_LIBRARIES, lazyWithData } from '../../../lib/lazy-with-data';
+import { FORM_HOOKS, lazyWithData } from '../../../lib/lazy-with-data';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { SectionHeading } from '../components/SectionHeading';
 import { GetInTouch } from './GetInTouch';
@@ -11,7 +11,7 @@ import { GetInTouch } from './GetInTouch';
 const loadModal = () => import('./ConsultationModal');
 type ModalProps = Parameters<typeof import('./ConsultationModal').ConsultationModal>[0];
 const ConsultationModal = lazyWithData<ModalProps>(() => loadModal().then((m) => ({ default: m.ConsultationModal })), {
-  before: FORM_LIBRARIES,
+  before: FORM_HOOKS,
 });
 
 const STEPS = [

@@ -1,21 +1,28 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { Send } from 'lucide-react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
-import { supportFormSignedIn, supportFormSignedOut } from '../../../../server/support/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
 import { TextAreaField, TextField } from '../../../components/ui/Field';
 import { errorMessage, fieldErrors } from '../../../lib/errors';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { useTRPC } from '../../../lib/trpc';
 import { useSignedIn } from '../../../lib/use-session';
 
 type SupportFields = { name?: string; email?: string; message: string };
 const EMPTY: SupportFields = { name: '', email: '', message: '' };
 
-const signedOutResolver = zodResolver(supportFormSignedOut) as Resolver<SupportFields>;
-const signedInResolver = zodResolver(supportFormSignedIn) as Resolver<SupportFields>;
+// The rules (zod and the shared schema) load on the form's first focus, or at the latest on submit.
+const rules = () => Promise.all([import('@hookform/resolvers/zod'), import('../../../../server/support/schema')]);
+const signedOutResolver = lazyResolver<SupportFields, SupportFields>(async () => {
+  const [{ zodResolver }, schema] = await rules();
+  return zodResolver(schema.supportFormSignedOut) as Resolver<SupportFields>;
+});
+const signedInResolver = lazyResolver<SupportFields, SupportFields>(async () => {
+  const [{ zodResolver }, schema] = await rules();
+  return zodResolver(schema.supportFormSignedIn) as Resolver<SupportFields>;
+});
 
 /**
  * Name, email and message from a visitor; only the message
@@ -34,6 +41,7 @@ export function SupportForm() {
     setError,
     formState: { errors },
   } = useForm<SupportFields>({ resolver: signedIn ? signedInResolver : signedOutResolver, defaultValues: EMPTY });
+  const prepare = signedIn ? signedInResolver.preload : signedOutResolver.preload;
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -49,7 +57,7 @@ export function SupportForm() {
   });
 
   return (
-    <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Contact Us form">
+    <form method="post" onSubmit={onSubmit} onFocus={prepare} noValidate className="flex flex-col gap-5" aria-label="Contact Us form">
       {!signedIn && (
         <div className="grid gap-5 xs:grid-cols-2">
           <TextField label="Name" autoComplete="name" error={errors.name?.message} {...register('name')} />
