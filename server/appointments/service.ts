@@ -917,6 +917,26 @@ export async function availabilityOf(db: Db, actor: SessionUser, dietitianId = a
   };
 }
 
+/** The availability form as the rows repo.replaceAvailability stores (the console's save and the demo seed). */
+export function availabilityRows(input: import('./schema.js').AvailabilityForm) {
+  return {
+    settings: {
+      consultation_minutes: input.consultationMinutes,
+      follow_up_minutes: input.followUpMinutes,
+      buffer_minutes: input.bufferMinutes,
+      bookable: input.bookable,
+    },
+    weekly: input.weekly.map((w) => ({ weekday: w.weekday, kind: w.kind, start_minute: w.startMinute, end_minute: w.endMinute })),
+    exceptions: input.exceptions.map((e) => ({
+      day: e.day,
+      kind: e.kind,
+      start_minute: e.startMinute,
+      end_minute: e.endMinute,
+      note: e.note,
+    })),
+  };
+}
+
 /** Saves a dietitian's availability as a whole; booked appointments stay as they are (the dietitian moves them if needed). */
 export async function saveAvailability(
   db: Kysely<Database>,
@@ -926,23 +946,6 @@ export async function saveAvailability(
   const dietitianId = input.dietitianId ?? actor.id;
   if (!(await repo.findDietitian(db, dietitianId)))
     throw notFound('That dietitian does not exist.', { dietitianId: ['That dietitian does not exist.'] });
-  await db.transaction().execute((trx) =>
-    repo.replaceAvailability(trx, dietitianId, {
-      settings: {
-        consultation_minutes: input.consultationMinutes,
-        follow_up_minutes: input.followUpMinutes,
-        buffer_minutes: input.bufferMinutes,
-        bookable: input.bookable,
-      },
-      weekly: input.weekly.map((w) => ({ weekday: w.weekday, kind: w.kind, start_minute: w.startMinute, end_minute: w.endMinute })),
-      exceptions: input.exceptions.map((e) => ({
-        day: e.day,
-        kind: e.kind,
-        start_minute: e.startMinute,
-        end_minute: e.endMinute,
-        note: e.note,
-      })),
-    }),
-  );
+  await db.transaction().execute((trx) => repo.replaceAvailability(trx, dietitianId, availabilityRows(input)));
   return availabilityOf(db, actor, dietitianId);
 }

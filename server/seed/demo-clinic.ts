@@ -1,4 +1,5 @@
 import { replaceAvailability } from '../appointments/repo.js';
+import { availabilityRows } from '../appointments/service.js';
 import { type AvailabilityForm, availabilityForm } from '../appointments/schema.js';
 import { addDays, type Availability, isoWeekday } from '../appointments/slots.js';
 import type { Db } from '../db/index.js';
@@ -97,22 +98,7 @@ export async function seedClinic(trx: Db, opts: { dietitianId: number; today: st
     weekly: weeklyHours,
     exceptions: [{ day: dayOffAfter(opts.today), kind: 'off', note: 'Family function' }],
   });
-  await replaceAvailability(trx, opts.dietitianId, {
-    settings: {
-      consultation_minutes: form.consultationMinutes,
-      follow_up_minutes: form.followUpMinutes,
-      buffer_minutes: form.bufferMinutes,
-      bookable: form.bookable,
-    },
-    weekly: form.weekly.map((w) => ({ weekday: w.weekday, kind: w.kind, start_minute: w.startMinute, end_minute: w.endMinute })),
-    exceptions: form.exceptions.map((e) => ({
-      day: e.day,
-      kind: e.kind,
-      start_minute: e.startMinute,
-      end_minute: e.endMinute,
-      note: e.note,
-    })),
-  });
+  await replaceAvailability(trx, opts.dietitianId, availabilityRows(form));
 
   await messagesRepo.saveSettings(trx, {
     office_days: DEMO_OFFICE_HOURS.days?.join(',') ?? null,
