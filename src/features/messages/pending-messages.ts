@@ -1,3 +1,5 @@
+import { useSyncExternalStore } from 'react';
+
 /**
  * Messages written but not yet acknowledged by the server, kept in this
  * browser so that a reload, a dropped connection or a closed tab loses
@@ -59,4 +61,75 @@ export function savePending(userId: number, conversationId: number, list: readon
   } catch {
     // Storage full or refused (private mode): the messages still show and send while the page is open.
   }
+  held.set(`${userId}:${conversationId}`, list);
+  snapshots.delete(userId);
+  for (const l of listeners) l();
+}
+
+// What this page holds in memory, so a list that storage refused is still counted while the page is open.
+const held = new Map<string, readonly PendingMessage[]>();
+const listeners = new Set<() => void>();
+const snapshots = new Map<number, readonly PendingMessage[]>();
+const NONE: readonly PendingMessage[] = [];
+
+/** Every unsent message of one user, all conversations, oldest first (this page's copy first, else storage). */
+export function allPending(userId: number): readonly PendingMessage[] {
+  const own = `${PREFIX}${userId}:`;
+  const byConversation = new Map<number, readonly PendingMessage[]>();
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key?.startsWith(own)) continue;
+      const conversationId = Number(key.slice(own.length));
+      if (Number.isInteger(conversationId)) byConversation.set(conversationId, loadPending(userId, conversationId));
+    }
+  } catch {
+    // Storage refused: only this page's copy counts.
+  }
+  for (const [key, list] of held) {
+    const [uid, cid] = key.split(':').map(Number);
+    if (uid === userId) byConversation.set(cid as number, list);
+  }
+  const all = [...byConversation.values()].flat();
+  return all.length === 0 ? NONE : all.sort((a, b) => a.writtenAt.localeCompare(b.writtenAt));
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  // Another tab wrote or sent some.
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === null || e.key.startsWith(PREFIX)) {
+      held.clear();
+      snapshots.clear();
+      listener();
+    }
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+};
+
+/**
+ * The viewer's messages not yet acknowledged by the server, in every conversation, oldest first, kept
+ * current as they are written, sent or discarded (in this tab or another). For screens outside the chat
+ * that say what waits on this device (the offline banner). Each item's `state` says whether it waits for
+ * the connection ('waiting' or 'sending') or was refused ('failed', with `error`); `text` is what the
+ * person wrote and `attachments` the files going with it. Empty for no user.
+ */
+export function usePendingMessages(userId: number | null): readonly PendingMessage[] {
+  return useSyncExternalStore(
+    subscribe,
+    () => {
+      if (userId === null) return NONE;
+      let list = snapshots.get(userId);
+      if (!list) {
+        list = allPending(userId);
+        snapshots.set(userId, list);
+      }
+      return list;
+    },
+    () => NONE,
+  );
 }
