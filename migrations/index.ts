@@ -26,6 +26,7 @@ import * as messageSendBatch from './2026-11-26T1000_message_send_batch.js';
 import * as consultationHolds from './2026-11-28T0600_consultation_holds.js';
 import * as pushOwnershipAndVapid from './2026-11-28T0610_push_ownership_and_vapid.js';
 import * as claimUtrOpenOnce from './2026-11-28T0620_claim_utr_open_once.js';
+import * as callGuestLinks from './2026-11-28T1000_call_guest_links.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0600_consultation_holds': consultationHolds,
   '2026-11-28T0610_push_ownership_and_vapid': pushOwnershipAndVapid,
   '2026-11-28T0620_claim_utr_open_once': claimUtrOpenOnce,
+  '2026-11-28T1000_call_guest_links': callGuestLinks,
 };

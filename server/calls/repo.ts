@@ -36,7 +36,7 @@ export function findAppointment(db: Db, id: number): Promise<CallAppointment | u
     .executeTakeFirst();
 }
 
-export type Seat = { user_id: number; peer_id: string; claim_id: string; seen_at: Date };
+export type Seat = { user_id: number | null; peer_id: string; claim_id: string; seen_at: Date };
 
 export function findSeat(db: Db, appointmentId: number, side: CallSide): Promise<Seat | undefined> {
   return db
@@ -54,7 +54,7 @@ export function findSeat(db: Db, appointmentId: number, side: CallSide): Promise
  */
 export async function claimSeat(
   trx: Db,
-  seat: { appointmentId: number; side: CallSide; userId: number; peerId: string; claimId: string; now: Date; staleBefore: Date },
+  seat: { appointmentId: number; side: CallSide; userId: number | null; peerId: string; claimId: string; now: Date; staleBefore: Date },
 ): Promise<{ claimed: boolean; previousPeer: string | null }> {
   const before = await trx
     .selectFrom('call_seats')
@@ -136,4 +136,35 @@ export async function saveNote(
     })
     .onConflict((oc) => oc.column('appointment_id').doUpdateSet({ body: note.body, author_id: note.authorId, updated_at: note.now }))
     .execute();
+}
+
+/** The current version of an appointment's guest links, made (1) on first use. */
+export async function guestLinkVersion(db: Db, appointmentId: number): Promise<number> {
+  await db
+    .insertInto('call_guest_links')
+    .values({ appointment_id: appointmentId })
+    .onConflict((oc) => oc.column('appointment_id').doNothing())
+    .execute();
+  return (await findGuestLinkVersion(db, appointmentId))!;
+}
+
+export function findGuestLinkVersion(db: Db, appointmentId: number): Promise<number | undefined> {
+  return db
+    .selectFrom('call_guest_links')
+    .select('version')
+    .where('appointment_id', '=', appointmentId)
+    .executeTakeFirst()
+    .then((r) => r?.version);
+}
+
+/** Revokes every guest link made so far (raises the version); returns the new version. */
+export async function raiseGuestLinkVersion(trx: Db, appointmentId: number, by: number, now: Date): Promise<number> {
+  await guestLinkVersion(trx, appointmentId);
+  const row = await trx
+    .updateTable('call_guest_links')
+    .set((eb) => ({ version: eb('version', '+', 1), revoked_at: now, revoked_by: by, updated_at: now }))
+    .where('appointment_id', '=', appointmentId)
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return row.version;
 }

@@ -736,10 +736,21 @@ export interface DocumentsTable {
 export interface CallSeatsTable {
   appointment_id: number;
   side: 'client' | 'team';
-  user_id: number;
+  /** null: a visitor in through a guest link (the client's place only). */
+  user_id: number | null;
   peer_id: string;
   claim_id: string;
   seen_at: Timestamp;
+}
+
+/** The version of an appointment's guest call links: a link signed for an older version, or revoked, is refused. */
+export interface CallGuestLinksTable {
+  appointment_id: number;
+  version: ColumnType<number, number | undefined, number>;
+  revoked_at: NullableTimestamp;
+  revoked_by: number | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 /** The dietitian's private notes of one session, on the client's record. */
@@ -818,6 +829,7 @@ export interface Database {
   call_seats: CallSeatsTable;
   session_notes: SessionNotesTable;
   call_settings: CallSettingsTable;
+  call_guest_links: CallGuestLinksTable;
 }
 
 export type User = Selectable<UsersTable>;

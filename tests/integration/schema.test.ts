@@ -343,6 +343,7 @@ const expectedColumns = {
   call_seats: ['appointment_id', 'side', 'user_id', 'peer_id', 'claim_id', 'seen_at'],
   session_notes: ['id', 'appointment_id', 'client_id', 'author_id', 'body', 'created_at', 'updated_at'],
   call_settings: ['dietitian_id', 'fallback_url', 'updated_at'],
+  call_guest_links: ['appointment_id', 'version', 'revoked_at', 'revoked_by', 'created_at', 'updated_at'],
 } as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
 
 /** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */
