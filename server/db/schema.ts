@@ -405,6 +405,7 @@ export interface InvoiceCountersTable {
 }
 
 export type InvoiceStatus = 'issued' | 'claimed' | 'paid' | 'void';
+export type PaidVia = 'upi' | 'razorpay' | 'cash' | 'bank_transfer';
 type Json = ColumnType<unknown, string, string>;
 /** Money in paise: bigint columns read as numbers (server/db/connect.ts). */
 export interface InvoicesTable {
@@ -436,7 +437,7 @@ export interface InvoicesTable {
   total_paise: number;
   notes: string | null;
   paid_at: NullableTimestamp;
-  paid_via: 'upi' | 'razorpay' | null;
+  paid_via: PaidVia | null;
   payment_reference: string | null;
   subscription_id: number | null;
   razorpay_link_id: string | null;
@@ -456,6 +457,19 @@ export interface PaymentClaimsTable {
   reason: string | null;
   decided_by: number | null;
   decided_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+/** Cash or a bank transfer, recorded by a dietitian against one invoice (it pays it whole). */
+export interface OfflinePaymentsTable {
+  id: Generated<number>;
+  invoice_id: number;
+  method: 'cash' | 'bank_transfer';
+  amount_paise: number;
+  reference: string | null;
+  received_on: DateText;
+  recorded_by: number | null;
+  client_request_id: string;
   created_at: CreatedAt;
 }
 
@@ -815,6 +829,7 @@ export interface Database {
   invoice_counters: InvoiceCountersTable;
   invoices: InvoicesTable;
   payment_claims: PaymentClaimsTable;
+  offline_payments: OfflinePaymentsTable;
   gateway_events: GatewayEventsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_vapid_keys: PushVapidKeysTable;

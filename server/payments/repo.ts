@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { type PageRequest, pagedList } from '../db/paging.js';
-import type { InvoicesTable } from '../db/schema.js';
+import type { InvoicesTable, OfflinePaymentsTable } from '../db/schema.js';
 import type { Insertable, Updateable } from 'kysely';
 
 /** The Kysely queries of payments; every function takes `db` or a transaction first. */
@@ -314,4 +314,25 @@ export async function lastRunningSubscriptionDay(db: Db, clientId: number, today
 
 export function markInvoicePaid(db: Db, id: number, paid: Updateable<InvoicesTable>) {
   return db.updateTable('invoices').set(paid).where('id', '=', id).execute();
+}
+
+/** A payment recorded by hand, found by its dietitian's request key. */
+export function findOfflinePaymentByKey(db: Db, recordedBy: number, clientRequestId: string) {
+  return db
+    .selectFrom('offline_payments')
+    .selectAll()
+    .where('recorded_by', '=', recordedBy)
+    .where('client_request_id', '=', clientRequestId)
+    .executeTakeFirst();
+}
+export type OfflinePaymentRow = NonNullable<Awaited<ReturnType<typeof findOfflinePaymentByKey>>>;
+
+/** Undefined when the key was used already (the caller then reads the first). */
+export function insertOfflinePayment(trx: Db, row: Insertable<OfflinePaymentsTable>) {
+  return trx
+    .insertInto('offline_payments')
+    .values(row)
+    .onConflict((oc) => oc.columns(['recorded_by', 'client_request_id']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { defineRoutes, untrusted } from '../rest/route.js';
 import { handleRazorpayWebhook, webhookEvent, webhookHandled } from './webhook.js';
-import { claimForm, createInvoiceInput, invoice, invoicePage, listInvoicesInput, pdfLinks, reasonForm } from './schema.js';
+import {
+  claimForm,
+  createInvoiceInput,
+  invoice,
+  invoicePage,
+  listInvoicesInput,
+  pdfLinks,
+  reasonForm,
+  recordPaymentBody,
+} from './schema.js';
 
 const idParams = z.object({ id: z.string().describe('The invoice id') });
 const withId = (params: Record<string, string>, body: unknown) => ({ ...(body as object), id: params.id });
@@ -78,6 +87,27 @@ export const invoiceRoutes = defineRoutes([
     handle: async ({ caller, params }) => {
       const { message, invoice: data } = await caller.invoice.confirm(untrusted({ id: params.id }));
       return { message, data };
+    },
+  },
+  {
+    method: 'post',
+    path: '/invoices/:id/payments',
+    summary:
+      'Record a payment received outside UPI claims and the gateway (dietitian): cash or a bank transfer, for the invoice’s whole total, with the day received (not in the future) and, for a bank transfer, its reference. The invoice is paid and its plan starts or extends, as when a claim is confirmed. 201 for a new payment',
+    tag: 'Payments',
+    auth: 'required',
+    request: { params: idParams, body: recordPaymentBody },
+    response: invoice,
+    successStatus: 201,
+    repeatAnswer: 'The clientRequestId was sent before: the invoice as that payment left it, with repeated: true; nothing new is stored',
+    errors: {
+      404: 'The invoice does not exist',
+      409: 'The invoice is paid already or void',
+      422: 'The clientRequestId was used before with other details',
+    },
+    handle: async ({ caller, params, body }) => {
+      const { message, invoice: data } = await caller.invoice.recordPayment(untrusted(withId(params, body)));
+      return data.repeated ? { status: 200, message, data } : { status: 201, message, data };
     },
   },
   {

@@ -11,10 +11,12 @@ import {
   invoiceIdInput,
   invoicePage,
   listInvoicesInput,
+  recordPaymentInput,
   pdfLinks,
   rejectInput,
   voidInput,
 } from './schema.js';
+import { recordPayment } from './record-payment.js';
 import * as service from './service.js';
 
 const changed = z.object({ message: z.string(), invoice });
@@ -45,6 +47,11 @@ export const invoiceRouter = router({
     .input(rejectInput)
     .output(changed)
     .mutation(({ ctx, input }) => service.rejectPayment(ctx.deps, ctx.user, input)),
+  /** Cash or a bank transfer a dietitian received: pays the invoice whole, like a confirmed claim. Repeat-safe by clientRequestId. */
+  recordPayment: adminProcedure
+    .input(recordPaymentInput)
+    .output(changed)
+    .mutation(({ ctx, input }) => recordPayment(ctx.deps, ctx.user, input)),
   void: adminProcedure
     .input(voidInput)
     .output(changed)

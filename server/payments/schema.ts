@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findPlan, PLAN_IDS, PLAN_TYPES, type PlanId } from '../catalogue/plans.js';
-import { idempotencyKey, idField, optionalText, requiredText } from '../validation.js';
+import { dateField, idempotencyKey, idField, optionalText, requiredText } from '../validation.js';
 import { MAX_INVOICE_PAISE, MAX_TAX_RATE_BP } from './money.js';
 import { GST_STATE_CODES } from './states.js';
 
@@ -11,6 +11,18 @@ import { GST_STATE_CODES } from './states.js';
  */
 
 export const INVOICE_STATUSES = ['issued', 'claimed', 'paid', 'void'] as const;
+/** How an invoice was paid: a confirmed UPI claim, the gateway, or recorded by a dietitian (cash, bank transfer). */
+export const PAID_VIA = ['upi', 'razorpay', 'cash', 'bank_transfer'] as const;
+export const OFFLINE_METHODS = ['cash', 'bank_transfer'] as const;
+export type OfflineMethod = (typeof OFFLINE_METHODS)[number];
+export const PAID_VIA_LABEL: Record<(typeof PAID_VIA)[number], string> = {
+  upi: 'UPI',
+  razorpay: 'Paid online',
+  cash: 'Cash',
+  bank_transfer: 'Bank transfer',
+};
+/** How far back a recorded payment may be dated: a dietitian catching up on last quarter's cash, not a typo of the year. */
+export const RECORDED_PAYMENT_MAX_AGE_DAYS = 366;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 /** What the lists filter by: a stored status, or "overdue" (issued or claimed, past its due date). */
 export const INVOICE_FILTERS = ['all', ...INVOICE_STATUSES, 'overdue', 'open'] as const;
@@ -198,6 +210,47 @@ export const reasonForm = z.object({ reason: requiredText('Reason is required', 
 export const rejectInput = reasonForm.extend({ id: idField('id') });
 export const voidInput = reasonForm.extend({ id: idField('id') });
 
+const offlineMethod = z.enum(OFFLINE_METHODS, { error: 'Choose how it was paid: cash or bank transfer' });
+const receivedOn = dateField('Enter the day the payment was received');
+const BANK_REFERENCE_MESSAGE = 'Enter the bank’s reference (UTR or transaction id) for a bank transfer';
+/** A bank's reference: letters, digits and the odd dash or slash, as statements print them. */
+const paymentReference = optionalText('Reference', 40).refine(
+  (v) => v === null || /^[A-Za-z0-9][A-Za-z0-9 /_-]*$/.test(v),
+  'A reference may hold letters, digits, spaces, - / and _ only',
+);
+
+const bankTransferNamesReference = (v: { method: OfflineMethod; reference: string | null }, ctx: z.RefinementCtx) => {
+  if (v.method === 'bank_transfer' && !v.reference) ctx.addIssue({ code: 'custom', path: ['reference'], message: BANK_REFERENCE_MESSAGE });
+};
+const recordPaymentFields = z.object({
+  method: offlineMethod,
+  amountPaise: paise('Amount').refine((v) => v > 0, 'Amount must be more than ₹0'),
+  reference: paymentReference,
+  receivedOn,
+  clientRequestId: idempotencyKey('clientRequestId'),
+});
+
+/**
+ * A dietitian records a payment made outside UPI claims and the gateway
+ * (cash at the clinic, a bank transfer): it pays the invoice whole, so the
+ * amount must be the invoice's total. A bank transfer names its reference.
+ */
+export const recordPaymentInput = recordPaymentFields.extend({ id: idField('id') }).superRefine(bankTransferNamesReference);
+export type RecordPaymentInput = z.input<typeof recordPaymentInput>;
+/** The REST body: the invoice comes from the path. */
+export const recordPaymentBody = recordPaymentFields.superRefine(bankTransferNamesReference);
+
+/** The console's "Record a payment" form: the amount in rupees as typed. */
+export const recordPaymentForm = z
+  .object({
+    method: offlineMethod,
+    amount: formRupees('Amount').refine((v) => v > 0, 'Enter the amount received'),
+    reference: paymentReference,
+    receivedOn,
+  })
+  .superRefine(bankTransferNamesReference)
+  .transform(({ amount, ...rest }) => ({ ...rest, amountPaise: amount }));
+
 const line = z.object({
   description: z.string(),
   sac: z.string().nullable(),
@@ -237,7 +290,7 @@ export const invoice = z.object({
     .object({ utr: z.string(), state: z.enum(['pending', 'confirmed', 'rejected']), reason: z.string().nullable(), claimedAt: z.date() })
     .nullable(),
   paidAt: z.date().nullable(),
-  paidVia: z.enum(['upi', 'razorpay']).nullable(),
+  paidVia: z.enum(PAID_VIA).nullable(),
   paymentReference: z.string().nullable(),
   subscriptionId: z.number().int().nullable(),
   voidReason: z.string().nullable(),

@@ -7,7 +7,8 @@ import type { Db } from '../db/index.js';
 import { insertOnce, sameRequest } from '../db/idempotent.js';
 import { mapPage } from '../db/paging.js';
 import { badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
-import { SERVICE_TIME_ZONE } from '../format.js';
+import type { PaidVia } from '../db/schema.js';
+import { formatDay, SERVICE_TIME_ZONE } from '../format.js';
 import { addDays } from '../check-in/cadence.js';
 import { assignSubscription } from '../subscription/service.js';
 import { findClientAccount } from '../users/repo.js';
@@ -49,7 +50,7 @@ export function serviceDay(now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: SERVICE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-const parse = <T>(
+export const parse = <T>(
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } },
   input: unknown,
 ): T => {
@@ -324,8 +325,12 @@ export async function getInvoice(db: Db, actor: SessionUser, id: number, today: 
   return toInvoice(row, claim, today);
 }
 
-/** Runs a change to one invoice, locked, with its NOTIFY; then tells people. */
-async function changeInvoice<T>(
+/**
+ * Runs a change to one invoice, locked, with its NOTIFY; then tells people.
+ * Every change of an invoice's state (claim, confirm, reject, void, a payment
+ * recorded by hand) goes through here.
+ */
+export async function changeInvoice<T>(
   deps: PaymentDeps,
   id: number,
   change: (trx: Db, row: repo.InvoiceRow, now: Date) => Promise<{ result: T; event?: PaymentEvent }>,
@@ -342,7 +347,7 @@ async function changeInvoice<T>(
   return result;
 }
 
-const refuseUnpayable = (row: repo.InvoiceRow) => {
+export const refuseUnpayable = (row: repo.InvoiceRow) => {
   if (row.status === 'paid') throw conflict(PAID_CANNOT_CHANGE);
   if (row.status === 'void') throw conflict('This invoice was cancelled: there is nothing to pay.');
 };
@@ -398,21 +403,40 @@ export async function claimPayment(deps: PaymentDeps, actor: SessionUser, input:
   return { ...(await loadInvoice(deps.db, input.id, today)), repeated };
 }
 
+/** The plan a paid invoice started: what the dietitian is told. */
+export type StartedPlan = { planName: string; startDate: string; endDate: string };
+
+/** Where the plan on this invoice would start if it were paid now: the day after the client's running plan ends, else today. */
+export async function planStartFor(db: Db, row: Pick<repo.InvoiceRow, 'client_id'>, now: Date): Promise<string> {
+  const today = serviceDay(now);
+  const lastDay = await repo.lastRunningSubscriptionDay(db, row.client_id, today);
+  return lastDay ? addDays(lastDay, 1) : today;
+}
+
+/** "PSN/26-27/0001 is paid. Weight Loss 1 Month runs from 28 Nov 2026 to 27 Dec 2026." */
+export function paidMessage(number: string, plan: StartedPlan | null): string {
+  return plan
+    ? `${number} is paid. ${plan.planName} runs from ${formatDay(plan.startDate)} to ${formatDay(plan.endDate)}.`
+    : `${number} is paid.`;
+}
+
 /**
  * Marks an invoice paid and, when it is for a catalogue plan, starts the plan
  * (or extends it: the new period begins the day after the client's current
- * one ends), with the amount paid, in the caller's transaction.
+ * one ends), with the amount paid, in the caller's transaction. Every way an
+ * invoice gets paid (a confirmed claim, the gateway, a payment recorded by
+ * hand) ends here.
  */
-async function markPaid(
+export async function markPaid(
   trx: Db,
   row: repo.InvoiceRow,
-  payment: { via: 'upi' | 'razorpay'; reference: string; now: Date },
-): Promise<{ subscriptionId: number | null }> {
+  payment: { via: PaidVia; reference: string | null; now: Date },
+): Promise<{ subscriptionId: number | null; plan: StartedPlan | null }> {
   let subscriptionId: number | null = null;
+  let plan: StartedPlan | null = null;
   if (row.plan_type && row.plan_id) {
     const today = serviceDay(payment.now);
-    const lastDay = await repo.lastRunningSubscriptionDay(trx, row.client_id, today);
-    const startDate = lastDay ? addDays(lastDay, 1) : today;
+    const startDate = await planStartFor(trx, row, payment.now);
     const sub = await assignSubscription(
       trx,
       {
@@ -426,6 +450,7 @@ async function markPaid(
       today,
     );
     subscriptionId = sub.id;
+    plan = { planName: sub.planId_fk.planName, startDate: sub.startDate, endDate: sub.endDate };
   }
   await repo.markInvoicePaid(trx, row.id, {
     status: 'paid',
@@ -435,7 +460,7 @@ async function markPaid(
     subscription_id: subscriptionId,
     updated_at: payment.now,
   });
-  return { subscriptionId };
+  return { subscriptionId, plan };
 }
 
 /** A dietitian confirms a claimed payment: paid, the plan started or extended, in one transaction. */
@@ -446,7 +471,7 @@ export async function confirmPayment(deps: PaymentDeps, actor: SessionUser, inpu
     const claim = await repo.pendingClaim(trx, row.id);
     if (row.status !== 'claimed' || !claim) throw conflict('No payment has been claimed for this invoice yet.');
     await repo.decideClaim(trx, claim.id, 'confirmed', actor.id, null, now);
-    const { subscriptionId } = await markPaid(trx, row, { via: 'upi', reference: claim.utr, now });
+    const { subscriptionId, plan } = await markPaid(trx, row, { via: 'upi', reference: claim.utr, now });
     await recordAudit(trx, actor, {
       action: 'invoice.paid',
       entity: 'invoice',
@@ -455,7 +480,7 @@ export async function confirmPayment(deps: PaymentDeps, actor: SessionUser, inpu
       details: { utr: claim.utr, via: 'upi', subscriptionId },
     });
     return {
-      result: `${row.number} is paid${subscriptionId ? ' and the plan is active' : ''}.`,
+      result: paidMessage(row.number, plan),
       event: { kind: 'confirmed', invoiceId: row.id, planStarted: subscriptionId !== null },
     };
   });

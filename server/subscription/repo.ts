@@ -32,6 +32,20 @@ export function insertSubscription(
   return db.insertInto('subscriptions').values(row).returning(columns).executeTakeFirstOrThrow();
 }
 
+/**
+ * The paid invoices that started these subscriptions (a plan paid by invoice
+ * has one; one assigned by hand has none), with their first line: the plan's.
+ */
+export function paidInvoicesOf(db: Db, subscriptionIds: number[]) {
+  if (subscriptionIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('invoices')
+    .select(['subscription_id', 'number', 'lines', 'discount_paise', 'cgst_paise', 'sgst_paise', 'igst_paise', 'total_paise'])
+    .where('subscription_id', 'in', subscriptionIds)
+    .where('status', '=', 'paid')
+    .execute();
+}
+
 /** The open pause of each of these subscriptions, if any. */
 export function openPauses(db: Db, subscriptionIds: number[]) {
   if (subscriptionIds.length === 0) return Promise.resolve([]);

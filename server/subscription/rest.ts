@@ -6,7 +6,8 @@ export const subscriptionRoutes = defineRoutes([
   {
     method: 'get',
     path: '/client/get-subscriptions',
-    summary: 'A client’s subscriptions, newest first (active=true: only those still running)',
+    summary:
+      'A client’s subscriptions: running first, then upcoming ones by start date (status "upcoming"), then ended ones, newest first (active=true: running and upcoming only). One paid by invoice carries the invoice’s figures',
     tag: 'Subscriptions',
     auth: 'required',
     clientData: true,

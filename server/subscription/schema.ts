@@ -27,6 +27,10 @@ export const listSubscriptionsInput = z.object({
 
 export const planType = z.enum(PLAN_TYPES, { error: `Plan type must be one of ${PLAN_TYPES.join(', ')}` });
 
+/** Where a subscription stands on a day: the client's card lists running plans first, then upcoming ones by start date. */
+export const SUBSCRIPTION_PERIODS = ['active', 'upcoming', 'ended'] as const;
+export type SubscriptionPeriod = (typeof SUBSCRIPTION_PERIODS)[number];
+
 export const subscription = z.object({
   id: z.number().int(),
   planId_fk: z.object({
@@ -43,6 +47,20 @@ export const subscription = z.object({
   isExpired: z.boolean(),
   /** The day an open pause began (no check-ins are due while paused), else null. */
   pausedSince: z.string().nullable(),
+  /** Running now, paid ahead and not begun yet (a renewal starts the day after the running plan ends), or over. */
+  status: z.enum(SUBSCRIPTION_PERIODS),
+  /** The paid invoice that started it, when it was paid by invoice: what the client actually paid, in paise. */
+  invoice: z
+    .object({
+      number: z.string(),
+      /** The plan's line on the invoice (its selling price, not the list price). */
+      planPricePaise: z.number().int(),
+      discountPaise: z.number().int(),
+      /** CGST + SGST or IGST. */
+      taxPaise: z.number().int(),
+      totalPaise: z.number().int(),
+    })
+    .nullable(),
 });
 
 /** What the back office (and the demo seed) give to put a client on a plan. */

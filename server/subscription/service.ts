@@ -16,11 +16,28 @@ import {
   assignSubscriptionInput,
   type ListSubscriptionsInput,
   type Subscription,
+  type SubscriptionPeriod,
 } from './schema.js';
 
 type SubscriptionRow = Awaited<ReturnType<typeof repo.insertSubscription>>;
 
-function toSubscription(row: SubscriptionRow, today: string, pausedSince: string | null = null): Subscription {
+type PaidInvoice = Subscription['invoice'];
+
+function periodOf(row: Pick<SubscriptionRow, 'start_date' | 'end_date' | 'cancelled_at'>, today: string): SubscriptionPeriod {
+  if (isSubscriptionExpired(row.end_date, row.cancelled_at, today)) return 'ended';
+  return row.start_date > today ? 'upcoming' : 'active';
+}
+
+/** Running plans first, then upcoming ones (soonest first), then ended ones (newest first). */
+const PERIOD_ORDER: Record<SubscriptionPeriod, number> = { active: 0, upcoming: 1, ended: 2 };
+function byPeriod(a: Subscription, b: Subscription): number {
+  const byKind = PERIOD_ORDER[a.status] - PERIOD_ORDER[b.status];
+  if (byKind !== 0) return byKind;
+  if (a.status === 'upcoming') return a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : a.id - b.id;
+  return a.startDate > b.startDate ? -1 : a.startDate < b.startDate ? 1 : b.id - a.id;
+}
+
+function toSubscription(row: SubscriptionRow, today: string, pausedSince: string | null = null, invoice: PaidInvoice = null): Subscription {
   return {
     id: row.id,
     planId_fk: { planType: row.plan_type, planMRP: row.list_price, planName: row.plan_name, planId: row.plan_id },
@@ -29,22 +46,34 @@ function toSubscription(row: SubscriptionRow, today: string, pausedSince: string
     endDate: row.end_date,
     isExpired: isSubscriptionExpired(row.end_date, row.cancelled_at, today),
     pausedSince,
+    status: periodOf(row, today),
+    invoice,
   };
 }
 
-/** A client's subscriptions, newest first; `active` keeps only the running ones. */
+type InvoiceRow = Awaited<ReturnType<typeof repo.paidInvoicesOf>>[number];
+const toPaidInvoice = (r: InvoiceRow): NonNullable<PaidInvoice> => ({
+  number: r.number,
+  planPricePaise: Number((r.lines as Array<{ amountPaise: number }>)[0]?.amountPaise ?? 0),
+  discountPaise: Number(r.discount_paise),
+  taxPaise: Number(r.cgst_paise) + Number(r.sgst_paise) + Number(r.igst_paise),
+  totalPaise: Number(r.total_paise),
+});
+
+/**
+ * A client's subscriptions: the running plan first, then those paid ahead
+ * (by start date), then ended ones, newest first; `active` keeps the running
+ * and upcoming ones. Each paid by invoice carries that invoice's figures, so
+ * "amount paid" is what the invoice said.
+ */
 export async function listSubscriptions(db: Db, actor: SessionUser, input: ListSubscriptionsInput, today = todayUtc()) {
   const clientId = await clientToActFor(db, actor, input.id, 'id');
   const rows = await repo.listSubscriptions(db, clientId, { activeOn: input.active ? today : undefined });
-  const paused = new Map(
-    (
-      await repo.openPauses(
-        db,
-        rows.map((r) => r.id),
-      )
-    ).map((p) => [p.subscription_id, p.paused_from]),
-  );
-  return rows.map((row) => toSubscription(row, today, paused.get(row.id) ?? null));
+  const ids = rows.map((r) => r.id);
+  const [pauses, invoices] = await Promise.all([repo.openPauses(db, ids), repo.paidInvoicesOf(db, ids)]);
+  const paused = new Map(pauses.map((p) => [p.subscription_id, p.paused_from]));
+  const paidBy = new Map(invoices.map((i) => [i.subscription_id, toPaidInvoice(i)]));
+  return rows.map((row) => toSubscription(row, today, paused.get(row.id) ?? null, paidBy.get(row.id) ?? null)).sort(byPeriod);
 }
 
 /**

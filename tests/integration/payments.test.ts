@@ -292,7 +292,10 @@ describe('paying by UPI', () => {
       amountReceived: 2182,
       startDate: serviceDay(new Date()),
     });
-    expect(server.mails.some((m) => m.to === asha.email && m.subject.startsWith('Payment received'))).toBe(true);
+    // The mail goes out through the outbox after the answer: wait for it rather than expect it already sent.
+    await expect
+      .poll(() => server.mails.some((m) => m.to === asha.email && m.subject.startsWith('Payment received')), { timeout: 10_000 })
+      .toBe(true);
     // Mail names the invoice, never the plan (health data).
     expect(server.mails.filter((m) => m.to === asha.email).some((m) => m.text.includes('Weight Loss'))).toBe(false);
     expect((await auditOf(invoiceId)).map((a) => a.action)).toEqual(['invoice.issued', 'invoice.claimed', 'invoice.paid']);
@@ -309,7 +312,9 @@ describe('paying by UPI', () => {
     await post(`/api/invoices/${next.body.data.id}/payment-claim`, asha.token, { utr: '612345678901' });
     const res = await post(`/api/invoices/${next.body.data.id}/confirm`, admin.token);
     const subs = await (await callerFor(server, asha.token)).subscription.active({});
-    const [later, first] = subs;
+    // The running plan is listed first, the renewal paid ahead after it.
+    const [first, later] = subs;
+    expect([first!.status, later!.status]).toEqual(['active', 'upcoming']);
     expect(later!.id).toBe(res.body.data.subscriptionId);
     const dayAfter = new Date(Date.parse(`${first!.endDate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     expect(later!.startDate).toBe(dayAfter);

@@ -45,6 +45,8 @@ describe('assignSubscription', () => {
       endDate: '2024-01-31',
       isExpired: true,
       pausedSince: null,
+      status: 'ended',
+      invoice: null,
     });
     expect(current.planId_fk).toEqual({
       planType: 'WL',
@@ -113,14 +115,17 @@ describe('GET /api/client/get-subscriptions', () => {
       endDate: current.endDate,
       isExpired: false,
       pausedSince: null,
+      status: 'active',
+      invoice: null,
     });
   });
 
-  it('without active lists every subscription, expired and cancelled ones marked', async () => {
+  it('without active lists every subscription, running ones first, then expired and cancelled ones, marked', async () => {
     const res = await get(alice.token, '');
     expect(res.status).toBe(200);
-    expect(res.body.data.map((s: { id: number }) => s.id)).toEqual([cancelled.id, current.id, older.id, expired.id]);
-    expect(res.body.data.map((s: { isExpired: boolean }) => s.isExpired)).toEqual([true, false, false, true]);
+    expect(res.body.data.map((s: { id: number }) => s.id)).toEqual([current.id, older.id, cancelled.id, expired.id]);
+    expect(res.body.data.map((s: { isExpired: boolean }) => s.isExpired)).toEqual([false, false, true, true]);
+    expect(res.body.data.map((s: { status: string }) => s.status)).toEqual(['active', 'active', 'ended', 'ended']);
     expect((await get(alice.token, '?active=false')).body.data).toHaveLength(4);
   });
 
