@@ -27,6 +27,8 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           // Every REST call is checked against the OpenAPI document after its file.
           setupFiles: ['tests/helpers/api-conformance-setup.ts'],
+          // One migrated database for the run; each file starts from a copy of it.
+          globalSetup: ['tests/helpers/template-db.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -36,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
-          globalSetup: ['tests/helpers/build-client.ts'],
+          globalSetup: ['tests/helpers/build-client.ts', 'tests/helpers/template-db.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

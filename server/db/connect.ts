@@ -171,10 +171,16 @@ function createPgListener(url: string, channel: string, onPayload: (payload: str
   };
 }
 
-export async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {
+/**
+ * The embedded database: on disk in `dataDir`, or in memory when none is given. `loadDataDir` starts
+ * the in-memory one from a dump of another (PGlite's dumpDataDir), skipping its initdb: the tests
+ * start every file from one migrated dump (tests/helpers/template-db.ts).
+ */
+export async function connectPglite(dataDir: string | undefined, opts: { loadDataDir?: Blob } = {}): Promise<DbHandle> {
   if (dataDir) secureDataDir(dataDir);
   const client = await PGlite.create({
     dataDir: dataDir ? resolve(dataDir) : undefined,
+    loadDataDir: opts.loadDataDir,
     parsers: { [pgliteTypes.INT8]: parseInt8, [pgliteTypes.DATE]: keepDateText },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });

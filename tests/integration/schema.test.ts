@@ -366,7 +366,7 @@ const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
 
 let handle: DbHandle;
 beforeAll(async () => {
-  handle = await createTestDatabase();
+  handle = await createTestDatabase({ empty: true });
   await migrateToLatest(handle.db);
 });
 afterAll(() => handle?.close());
@@ -423,7 +423,7 @@ describe('migrations', () => {
   it('still runs a migration that landed after a later-named one had already run', async () => {
     const names = Object.keys(migrations);
     const lateComer = names[names.length - 2]!;
-    const other = await createTestDatabase();
+    const other = await createTestDatabase({ empty: true });
     try {
       const without = Object.fromEntries(Object.entries(migrations).filter(([name]) => name !== lateComer));
       const early = new Migrator({ db: other.db, provider: { getMigrations: async () => without } });
