@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects:
- * - unit: pure functions beside the code (server/**, src/**);
+ * Five projects:
+ * - unit: pure functions beside the code (server/**, src/**), answering in seconds;
+ * - slow: pure too, but seconds a test: PDF rendering (server/pdf/**) and the demo's drawn photos;
  * - contracts: the framework internals the code relies on, and the layering rules (tests/contracts);
  * - integration: the real HTTP/WebSocket server over a real database (tests/integration);
  * - browser: Playwright driving Debian's Chromium against a built client (tests/browser).
@@ -14,7 +15,22 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['server/**/*.test.ts', 'src/**/*.test.{ts,tsx}'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['server/**/*.test.ts', 'src/**/*.test.{ts,tsx}'],
+          exclude: ['server/pdf/**', 'server/seed/demo-photos.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        // Pure, but seconds each: PDFKit lays out and embeds fonts for every document, the demo draws its photos.
+        extends: true,
+        test: {
+          name: 'slow',
+          include: ['server/pdf/**/*.test.ts', 'server/seed/demo-photos.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,
