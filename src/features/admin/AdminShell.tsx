@@ -7,11 +7,13 @@ import type { InboxEvent } from '../../../server/messages/schema';
 import { useTRPC } from '../../lib/trpc';
 import { useLiveSubscription } from '../../lib/use-live-subscription';
 import { ADMIN_LINKS, isCurrent } from './nav';
+import { useClaimsToConfirm } from './payments/use-claims-to-confirm';
 
 /** The console's frame: the dashboard's, with the console's links and badge. */
 export function AdminShell({ name, onSignOut, children }: { name: string; onSignOut: () => void; children: ReactNode }) {
   const trpc = useTRPC();
   const unread = useQuery(trpc.messages.unread.queryOptions());
+  const claimsToConfirm = useClaimsToConfirm();
   const queryClient = useQueryClient();
   // Any conversation changed (a message, a receipt): the inbox and the badge reload.
   const refresh = () => {
@@ -43,7 +45,7 @@ export function AdminShell({ name, onSignOut, children }: { name: string; onSign
       userName={name}
       onSignOut={onSignOut}
       contentWidth="max-w-6xl"
-      badges={{ '/messages': unread.data?.totalUnread }}
+      badges={{ '/messages': unread.data?.totalUnread, '/payments': claimsToConfirm }}
     >
       {children}
     </AppShell>
