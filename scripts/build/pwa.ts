@@ -78,6 +78,7 @@ export function pwa(): Plugin[] {
       ],
       shortcuts: [
         { name: 'Messages', short_name: 'Messages', url: '/dashboard/messages', icons: [icon('icon-192.png', 192, 'any')] },
+        { name: 'Meal Journal', short_name: 'Journal', url: '/dashboard/journal', icons: [icon('icon-192.png', 192, 'any')] },
         { name: 'Update Weight', short_name: 'Weight', url: '/dashboard/update-weight', icons: [icon('icon-192.png', 192, 'any')] },
         { name: 'Check-in', short_name: 'Check-in', url: '/dashboard/check-in', icons: [icon('icon-192.png', 192, 'any')] },
       ],

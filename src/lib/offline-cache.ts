@@ -1,4 +1,6 @@
-import { dehydrate, type DehydratedState, hydrate, type QueryClient } from '@tanstack/react-query';
+import { dehydrate, type DehydratedState, hydrate, onlineManager, type QueryClient } from '@tanstack/react-query';
+import { connection } from './connection';
+import { isOutage } from './outage';
 import { session } from './session';
 
 /**
@@ -15,6 +17,8 @@ const RECORD = 'queries';
 /** Older than this, the kept data is not shown (a month-old feed is no help). */
 const MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 const SAVE_AFTER_MS = 1000;
+/** Tries of a read that failed for want of a connection, each after the connection came back. */
+const OUTAGE_RETRIES = 4;
 
 type Stored = { userId: number; savedAt: number; state: DehydratedState };
 
@@ -97,4 +101,68 @@ export function keepOfflineData(queryClient: QueryClient, userId: number): () =>
     void wipeOfflineData();
   });
   return stop;
+}
+
+/**
+ * Makes the kept data survive the connection dropping. React Query is told the truth about the
+ * connection: offline is the browser saying so (also right after a page opened offline, which React
+ * Query alone would take for online) or the server not answering. A screen's fetch then waits for the
+ * connection instead of failing, so a screen with kept data goes on showing it (never "Failed to
+ * fetch"), and one that failed because the connection went reports the outage and tries again once it
+ * is back. Writes still fail at once, as before: a form says it could not send rather than spinning.
+ * Returns the function that puts everything back.
+ */
+export function followConnection(queryClient: QueryClient): () => void {
+  onlineManager.setEventListener((setOnline) => {
+    const update = () => setOnline(navigator.onLine !== false && !connection.isUnreachable());
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    const unsubscribe = connection.subscribe(update);
+    update();
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+      unsubscribe();
+    };
+  });
+  const before = queryClient.getDefaultOptions();
+  const retryBefore = before.queries?.retry ?? 1;
+  queryClient.setDefaultOptions({
+    ...before,
+    queries: {
+      ...before.queries,
+      retry: (failureCount, error) => {
+        if (isOutage(error)) {
+          // Offline now: the retry waits (paused) until the connection is back, keeping what is shown.
+          // A service that keeps failing while it answers its health check is not an outage: it says so.
+          connection.reportOutage();
+          return failureCount < OUTAGE_RETRIES;
+        }
+        return typeof retryBefore === 'function' ? retryBefore(failureCount, error) : failureCount < Number(retryBefore);
+      },
+    },
+    mutations: { ...before.mutations, networkMode: 'always' },
+  });
+  return () => {
+    queryClient.setDefaultOptions(before);
+    onlineManager.setEventListener((setOnline) => {
+      const on = () => setOnline(true);
+      const off = () => setOnline(false);
+      window.addEventListener('online', on);
+      window.addEventListener('offline', off);
+      return () => {
+        window.removeEventListener('online', on);
+        window.removeEventListener('offline', off);
+      };
+    });
+  };
+}
+
+/** When the data shown was last fetched (ms), for "saved at" offline; null when nothing is kept. */
+export function lastSavedAt(queryClient: QueryClient): number | null {
+  let latest = 0;
+  for (const query of queryClient.getQueryCache().getAll()) {
+    if (query.state.status === 'success') latest = Math.max(latest, query.state.dataUpdatedAt);
+  }
+  return latest > 0 ? latest : null;
 }

@@ -19,6 +19,13 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/dashboard'), { allowlist: [/^\/dashboard(\/|$)/] }));
 
+// The first version installed takes the open dashboard at once: a screen whose code has not been loaded
+// yet then comes from the precache if the connection drops before the next reload. The page runs the
+// same build it precached, so nothing changes under it; a later version still waits for "Reload".
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | null)?.type === SKIP_WAITING) void self.skipWaiting();
 });

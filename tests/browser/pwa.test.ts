@@ -211,7 +211,7 @@ describe('installable app and push notifications', () => {
     expect(installabilityErrors).toEqual([]);
     const manifest = (await (await page.request.get('/manifest.webmanifest')).json()) as Record<string, any>;
     expect(manifest).toMatchObject({ name: 'Poshan', display: 'standalone', start_url: '/dashboard', theme_color: '#0f766e' });
-    expect(manifest.shortcuts.map((s: { name: string }) => s.name)).toEqual(['Messages', 'Update Weight', 'Check-in']);
+    expect(manifest.shortcuts.map((s: { name: string }) => s.name)).toEqual(['Messages', 'Meal Journal', 'Update Weight', 'Check-in']);
     const maskable = manifest.icons.filter((i: { purpose: string }) => i.purpose === 'maskable').map((i: { sizes: string }) => i.sizes);
     expect(maskable).toEqual(['192x192', '512x512']);
     for (const icon of manifest.icons as { src: string }[]) {

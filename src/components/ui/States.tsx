@@ -1,5 +1,6 @@
-import { AlertTriangle, type LucideIcon, RotateCw } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { AlertTriangle, CloudOff, type LucideIcon, RotateCw } from 'lucide-react';
+import { type ReactNode, useSyncExternalStore } from 'react';
+import { connection } from '../../lib/connection';
 import { errorMessage } from '../../lib/errors';
 import { Spinner } from '../Spinner';
 import { Button } from './Button';
@@ -25,7 +26,31 @@ export function EmptyState({ Icon, children, testId, compact = false }: EmptySta
 
 export type LoadingProps = { label: string; compact?: boolean };
 
+const subscribeOffline = (l: () => void) => {
+  window.addEventListener('online', l);
+  window.addEventListener('offline', l);
+  const stop = connection.subscribe(l);
+  return () => {
+    window.removeEventListener('online', l);
+    window.removeEventListener('offline', l);
+    stop();
+  };
+};
+const isOffline = () => navigator.onLine === false || connection.isUnreachable();
+
+/**
+ * Loading, or, without a connection, why nothing shows yet: a screen's data waits for the connection
+ * (a screen with data saved on this device shows that instead of loading).
+ */
 export function Loading({ label, compact = false }: LoadingProps) {
+  const offline = useSyncExternalStore(subscribeOffline, isOffline, () => false);
+  if (offline)
+    return (
+      <div className={`flex flex-col items-center gap-3 px-4 text-center ${compact ? 'py-10' : 'py-12'}`} data-testid="offline-not-saved">
+        <CloudOff className="h-8 w-8 text-slate-500" aria-hidden="true" />
+        <p className="max-w-md text-slate-700">Not saved on this phone yet. It shows as soon as you are back online.</p>
+      </div>
+    );
   return (
     <div className={`flex justify-center ${compact ? 'py-12' : 'py-14'}`}>
       <Spinner label={label} />

@@ -14,3 +14,35 @@ export type CheckInPayload = Omit<CreateCheckInInput, 'clientId'> & { clientRequ
  */
 export type MealPayload = Omit<CreateMealInput, 'eatenAt'> & { eatenAt: string };
 export const MEAL_QUEUED = 'You are offline: this meal is saved on this phone and will be sent when you are back online.';
+
+const shorten = (text: string, max = 60) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+const dayOf = (iso: string) => new Date(`${iso.slice(0, 10)}T12:00:00`).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+
+/** One line for something made offline that waits to be sent (the offline banner's list). */
+export function describeQueued(kind: string, payload: unknown): string {
+  switch (kind) {
+    case 'weight': {
+      const p = payload as WeightPayload;
+      return `Weight ${p.weight} kg for ${dayOf(p.date)}`;
+    }
+    case 'check-in': {
+      const p = payload as CheckInPayload;
+      return p.date ? `Check-in for ${dayOf(p.date)}` : 'Check-in';
+    }
+    case 'meal': {
+      const p = payload as MealPayload;
+      return `Meal: ${shorten(p.description)}`;
+    }
+    default:
+      return 'Something you made offline';
+  }
+}
+
+/** One line for a message written offline: its words, else its files. */
+export function describeMessage(text: string, files: number): string {
+  if (text.trim()) return `Message: “${shorten(text)}”`;
+  return files === 1 ? 'Message with a file' : `Message with ${files} files`;
+}

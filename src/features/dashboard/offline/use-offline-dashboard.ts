@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { navigate } from 'wouter/use-browser-location';
-import { keepOfflineData, restoreOfflineData } from '../../../lib/offline-cache';
+import { followConnection, keepOfflineData, restoreOfflineData } from '../../../lib/offline-cache';
 import { flushWhenOnline, registerSender } from '../../../lib/offline-queue';
 import { startPwa } from '../../../lib/pwa';
 import { useTRPC, useTRPCClient } from '../../../lib/trpc';
@@ -18,6 +18,9 @@ export function useOfflineDashboard(userId: number | null): { ready: boolean } {
   const client = useTRPCClient();
   const trpc = useTRPC();
   const [restoredFor, setRestoredFor] = useState<number | null>(null);
+
+  // Before any screen asks for data: without a connection its fetch waits and the kept data shows.
+  useEffect(() => followConnection(queryClient), [queryClient]);
 
   useEffect(() => {
     if (userId === null) return;
