@@ -9,7 +9,11 @@ import { connection } from '../lib/connection';
 export function ConnectionNotice() {
   const unreachable = useSyncExternalStore(connection.subscribe, connection.isUnreachable, () => false);
   return (
-    <div role="status" aria-live="polite" className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4">
+    <div
+      role="status"
+      aria-live="polite"
+      className="pointer-events-none fixed inset-x-0 bottom-[calc(var(--app-bottom-bar,0px)+1rem)] z-[1070] flex justify-center px-4"
+    >
       {unreachable && (
         <p
           data-testid="connection-notice"

@@ -14,9 +14,10 @@ const variants: Record<Variant, string> = {
   dangerSecondary:
     'border border-red-300 bg-white text-red-700 hover:bg-red-50 disabled:border-slate-200 disabled:bg-slate-100 disabled:text-slate-400',
 };
+/** On a phone every button is at least 44 px high, a thumb's target; wider screens keep the denser sizes. */
 const sizes: Record<Size, string> = {
-  sm: 'px-3 py-1.5 text-sm',
-  md: 'px-4 py-2 text-base',
+  sm: 'px-3 py-1.5 text-sm max-sm:min-h-11',
+  md: 'px-4 py-2 text-base max-sm:min-h-11',
   lg: 'px-6 py-3 text-lg',
 };
 

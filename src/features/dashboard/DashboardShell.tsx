@@ -8,12 +8,18 @@ import { useLiveSubscription } from '../../lib/use-live-subscription';
 import { useSessionInfo } from '../../lib/use-session';
 import { useSignOut } from '../../lib/use-sign-out';
 import { useLiveInvoices } from '../payments/use-live-invoices';
-import { DASHBOARD_LINKS, isCurrent } from './nav';
+import { useTitleCount } from '../../lib/use-document-title';
+import { DASHBOARD_LINKS, DASHBOARD_TABS, isCurrent } from './nav';
 import { InstallCard } from './offline/InstallCard';
 import { OfflineBanner } from './offline/OfflineBanner';
 import { UpdateNotice } from './offline/UpdateNotice';
+import { useNewJournalComments } from './use-new-comments';
 
-/** The dashboard's frame, with the signed-in client's full name. */
+/**
+ * The dashboard's frame, with the signed-in client's full name; on a phone a bottom tab bar. Counts of
+ * what needs her (unread messages, new comments on her meals, invoices to pay) follow the live channel,
+ * on the drawer's links, the tabs and the page title.
+ */
 export function DashboardShell({ children }: { children: ReactNode }) {
   const info = useSessionInfo();
   const signOut = useSignOut();
@@ -35,6 +41,10 @@ export function DashboardShell({ children }: { children: ReactNode }) {
   // Open invoices for the drawer's badge, and the payments page, follow the client's invoices live.
   const openCount = useQuery(trpc.invoice.list.queryOptions({ status: 'open', pageSize: 25 })).data?.total ?? 0;
   useLiveInvoices();
+  const unreadMessages = unread.data?.totalUnread ?? 0;
+  const newComments = useNewJournalComments(info?.id ?? null);
+  // What someone else wrote to her is counted in the title too (another tab, the app switcher).
+  useTitleCount(unreadMessages + newComments);
   return (
     <AppShell
       area="dashboard"
@@ -51,8 +61,10 @@ export function DashboardShell({ children }: { children: ReactNode }) {
       userName={info?.fullName ?? ''}
       onSignOut={() => void signOut()}
       contentWidth="max-w-5xl"
+      tabs={DASHBOARD_TABS}
       badges={{
-        '/messages': unread.data?.totalUnread,
+        '/messages': unreadMessages,
+        '/journal': { count: newComments, label: newComments === 1 ? 'new comment' : 'new comments' },
         '/payments': { count: openCount, label: openCount === 1 ? 'invoice to pay' : 'invoices to pay' },
       }}
     >

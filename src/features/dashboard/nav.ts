@@ -40,6 +40,14 @@ export const DASHBOARD_LINKS: DashboardLink[] = [
   { title: 'Platform Guide', href: '~/platform-guide', Icon: BookOpen },
 ];
 
+/** The phone's tab bar: the screens of a client's day, the rest under "More" (the drawer). */
+const TAB_HREFS = ['/messages', '/journal', '/appointments', '/diet-plan'];
+const TAB_TITLES: Record<string, string> = { '/journal': 'Journal', '/diet-plan': 'Plan' };
+export const DASHBOARD_TABS: DashboardLink[] = TAB_HREFS.map((href) => {
+  const link = DASHBOARD_LINKS.find((l) => l.href === href) as DashboardLink;
+  return { ...link, title: TAB_TITLES[href] ?? link.title };
+});
+
 export function isCurrent(link: DashboardLink, location: string): boolean {
   const path = location.replace(/\/+$/, '') || '/';
   return path === link.href || (link.also ?? []).includes(path);
