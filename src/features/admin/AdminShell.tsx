@@ -5,6 +5,7 @@ import { BRAND } from '../../../server/brand';
 import { AppShell } from '../../components/shell/AppShell';
 import type { InboxEvent } from '../../../server/messages/schema';
 import { useTRPC } from '../../lib/trpc';
+import { useTitleArea } from '../../lib/use-document-title';
 import { useLiveSubscription } from '../../lib/use-live-subscription';
 import { ADMIN_LINKS, isCurrent } from './nav';
 import { useClaimsToConfirm } from './payments/use-claims-to-confirm';
@@ -14,6 +15,8 @@ export function AdminShell({ name, onSignOut, children }: { name: string; onSign
   const trpc = useTRPC();
   const unread = useQuery(trpc.messages.unread.queryOptions());
   const claimsToConfirm = useClaimsToConfirm();
+  // Console tabs read "Calendar · Console | Poshan", like every console page.
+  useTitleArea('Console');
   const queryClient = useQueryClient();
   // Any conversation changed (a message, a receipt): the inbox and the badge reload.
   const refresh = () => {
@@ -34,7 +37,7 @@ export function AdminShell({ name, onSignOut, children }: { name: string; onSign
       brand={
         <>
           <span className="hidden xs:inline">{BRAND.name}</span>
-          <span className="hidden items-center gap-1 rounded-full bg-white/15 px-2 py-0.5 text-xs font-semibold sm:inline-flex">
+          <span className="hidden items-center gap-1 rounded-full bg-brand-900 px-2 py-0.5 text-xs font-semibold ring-1 ring-white/40 sm:inline-flex">
             <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" />
             Console
           </span>

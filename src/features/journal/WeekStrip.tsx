@@ -53,7 +53,7 @@ export function WeekStrip({
               >
                 <span className={isSelected ? 'text-brand-50' : day === today ? 'font-semibold text-brand-800' : ''}>
                   {weekday.format(asDate(day)).slice(0, 3)}
-                </span>
+                </span>{' '}
                 <span className="text-base font-semibold">{asDate(day).getUTCDate()}</span>
                 <span
                   aria-hidden="true"

@@ -91,7 +91,7 @@ export function AvailabilityPage() {
                   <li key={name} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start">
                     <span className="w-28 shrink-0 pt-1.5 font-semibold text-slate-800">{name}</span>
                     <div className="flex flex-1 flex-col gap-2">
-                      {rows.length === 0 && <span className="pt-1.5 text-sm text-slate-400">Closed</span>}
+                      {rows.length === 0 && <span className="pt-1.5 text-sm text-slate-600">Closed</span>}
                       {rows.map(({ w, index }) => (
                         <div key={index} className="flex flex-wrap items-center gap-2">
                           <select

@@ -107,7 +107,7 @@ export function AppointmentsCalendarPage() {
                   {day === today && <span className="ml-1 text-xs font-semibold text-brand-700">today</span>}
                 </h2>
                 {list.length === 0 ? (
-                  <p className="px-1 text-xs text-slate-400">No sessions</p>
+                  <p className="px-1 text-xs text-slate-600">No sessions</p>
                 ) : (
                   list.map((a) => (
                     <button

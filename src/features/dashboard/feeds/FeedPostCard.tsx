@@ -74,7 +74,7 @@ export function FeedPostCard({
           onClick={onToggleLike}
           aria-pressed={post.likedByMe}
           disabled={likeBusy}
-          className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold transition-colors disabled:opacity-70 ${
+          className={`flex min-h-11 items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold transition-colors disabled:opacity-70 ${
             post.likedByMe ? 'text-blue-700 hover:bg-blue-50' : 'text-slate-700 hover:bg-slate-100'
           }`}
           data-testid="like-toggle"
