@@ -18,6 +18,15 @@ import {
 } from './schema.js';
 import * as service from './service.js';
 import { z } from 'zod';
+import { clientToActFor } from '../auth/guards.js';
+import { followUpStream } from '../realtime/follow-up-bus.js';
+import { liveSubscriber } from '../trpc/context.js';
+import type { CareRecordEvent } from './schema.js';
+
+/** One client's record live, to her own screens and to a dietitian's page of her: which part changed. */
+const careRecordStream = followUpStream<number, CareRecordEvent>('care record', (clientId, e) =>
+  e.kind === 'care-record' && e.clientId === clientId && e.part ? { kind: 'changed', part: e.part } : null,
+);
 
 /**
  * The care record (decision 117): a client's own, or any client's for a
@@ -73,5 +82,10 @@ export const careRecordRouter = router({
       .input(createDocumentInput)
       .output(savedDocument)
       .mutation(({ ctx, input }) => service.createDocument(ctx.deps, ctx.user, input, ctx.deps.clock())),
+  }),
+  /** 'ready', then 'changed' naming the part (goals, documents, intake, measurements, photos) at every saved change: reload it. */
+  events: clientProcedure.input(clientQuery).subscription(async function* ({ ctx, input, signal }) {
+    const clientId = await clientToActFor(ctx.deps.db, ctx.user, input.clientId, 'clientId');
+    yield* ctx.deps.followUpLive.open(careRecordStream, { viewer: clientId, ...liveSubscriber(ctx, signal) });
   }),
 });

@@ -290,3 +290,6 @@ export const documentItem = z.object({
 export const savedDocument = documentItem.extend({ repeated: z.boolean() });
 export type DocumentItem = z.infer<typeof documentItem>;
 export const DOCUMENTS_LIMIT = 300;
+
+/** What careRecord.events sends: reload the named part of the record. */
+export type CareRecordEvent = { kind: 'ready' } | { kind: 'changed'; part: 'goals' | 'documents' | 'intake' | 'measurements' | 'photos' };

@@ -10,6 +10,7 @@ import type { Database } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { AppError, badRequest } from '../errors.js';
 import { SERVICE_TIME_ZONE } from '../format.js';
+import { type FollowUpNotification, notifyFollowUp } from '../realtime/follow-up-bus.js';
 import { listWeights } from '../weight/repo.js';
 import * as repo from './repo.js';
 import {
@@ -56,6 +57,7 @@ function refuseFuture(date: string, now: Date, field = 'date', message = FUTURE_
  * One new row of a client's record, stored once per clientRequestId and counted
  * against the client's limit only when it is new. `find` reads the row a key made;
  * `insert` stores it (undefined when the key was used already) and may claim files.
+ * A new row is told live to both sides (`live`) once it commits.
  */
 async function createOnce<Row>(
   deps: CareRecordDeps,
@@ -66,6 +68,8 @@ async function createOnce<Row>(
     insert: (trx: Transaction<Database>) => Promise<Row | undefined>;
     /** What a repeat must carry as the first did (its key sent with other details is refused, 422). */
     same: (first: Row) => RepeatFields;
+    /** The live note of a new row: which part of the record changed. */
+    live: Omit<FollowUpNotification, 'kind' | 'clientId'>;
   },
 ): Promise<{ row: Row; created: boolean }> {
   const limit: KindedLimit = {
@@ -85,7 +89,10 @@ async function createOnce<Row>(
     const wait = await secondsUntilAllowed(trx, limit, now);
     if (wait > 0) throw tooManyRequests('additions to this client’s record', wait, [limit.kind]);
     const once = await insertOnce({ insert: () => steps.insert(trx), existing: () => steps.find(trx), sameAs });
-    if (once.created) await recordSlots(trx, [limit], now);
+    if (once.created) {
+      await recordSlots(trx, [limit], now);
+      await notifyFollowUp(trx, { kind: 'care-record', clientId, ...steps.live });
+    }
     return once;
   });
 }
@@ -150,13 +157,15 @@ export async function saveIntake(deps: CareRecordDeps, actor: SessionUser, input
     const wait = await secondsUntilAllowed(trx, limit, now);
     if (wait > 0) throw tooManyRequests('saves of the questionnaire', wait, [limit.kind]);
     await recordSlots(trx, [limit], now);
-    return repo.saveIntake(trx, {
+    const saved = await repo.saveIntake(trx, {
       client_id: clientId,
       answers: JSON.stringify(input.answers),
       complete: input.complete === true,
       updated_by: actor.id,
       at: now,
     });
+    await notifyFollowUp(trx, { kind: 'care-record', clientId, part: 'intake' });
+    return saved;
   });
   return toIntake(clientId, row);
 }
@@ -213,6 +222,7 @@ export async function createGoals(deps: CareRecordDeps, actor: SessionUser, inpu
       });
       return inserted && repo.findGoals(trx, inserted.id);
     },
+    live: { part: 'goals' },
     same: (first) => ({
       targetWeightKg: [numberOrNull(first.target_weight_kg), targetWeightKg],
       targetDate: [first.target_date, targetDate],
@@ -299,6 +309,7 @@ export async function createMeasurement(deps: CareRecordDeps, actor: SessionUser
         client_request_id: key,
         created_at: now,
       }),
+    live: { part: 'measurements' },
     same: (first) => ({
       date: [first.date, input.date],
       waistCm: [numberOrNull(first.waist_cm), input.waistCm],
@@ -373,6 +384,7 @@ export async function createProgressPhoto(deps: CareRecordDeps, actor: SessionUs
       if (!inserted) return undefined;
       return repo.findProgressPhoto(trx, inserted.id);
     },
+    live: { part: 'photos' },
     same: (first) => ({ date: [first.date, input.date], pose: [first.pose, input.pose], attachmentId: [first.file_id, attachmentId] }),
   });
   return { ...toPhoto(once.row), repeated: !once.created };
@@ -430,6 +442,7 @@ export async function createDocument(deps: CareRecordDeps, actor: SessionUser, i
       if (!inserted) return undefined;
       return repo.findDocument(trx, inserted.id);
     },
+    live: { part: 'documents', labReport: input.kind === 'lab-report' && actor.role === ROLE.client },
     same: (first) => ({
       kind: [first.kind, input.kind],
       title: [first.title, input.title],

@@ -4,7 +4,9 @@
  * the tests agree on every edge.
  *
  * - A 1-month plan is due every 14 days, a longer plan every 7.
- * - The count starts at the later of the subscription's start and the last check-in.
+ * - The count starts at the latest of the subscription's start, the last
+ *   check-in and the last contact over any channel (repo.lastContacts): a
+ *   session held or a dietitian's message is a follow-up as much as the form is.
  * - The clock stops while the subscription is paused: each paused day after
  *   the count started moves the due date out by a day; while a pause is open
  *   nothing is due.
@@ -37,15 +39,18 @@ export type CheckInSchedule =
 /**
  * The schedule of one subscription on `today`.
  * @param lastCheckIn the day of the client's latest check-in, if any
+ * @param lastContact the day she and the practice were last in touch (repo.lastContacts), if ever
  */
 export function checkInSchedule(opts: {
   startDate: string;
   planMonths: number;
   lastCheckIn: string | null;
+  lastContact?: string | null;
   pauses: readonly Pause[];
   today: string;
 }): CheckInSchedule {
-  const anchor = opts.lastCheckIn ? laterDay(opts.lastCheckIn, opts.startDate) : opts.startDate;
+  let anchor = opts.startDate;
+  for (const day of [opts.lastCheckIn, opts.lastContact]) if (day) anchor = laterDay(day, anchor);
   let due = addDays(anchor, checkInIntervalDays(opts.planMonths));
   const pauses = [...opts.pauses].sort((a, b) => (a.pausedFrom < b.pausedFrom ? -1 : a.pausedFrom > b.pausedFrom ? 1 : 0));
   for (const p of pauses) {

@@ -36,10 +36,9 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
   const today = todayUtc(now);
   const subs = await repo.runningSubscriptions(db, today, undefined, FOLLOW_UP_QUEUE_LIMIT);
   const clientIds = subs.map((s) => s.client_id);
-  const [schedules, latest, contacts, weights, pauses, journals] = await Promise.all([
+  const [schedules, latest, weights, pauses, journals] = await Promise.all([
     schedulesOn(db, subs, today),
     repo.latestCheckIns(db, clientIds),
-    repo.lastContacts(db, clientIds),
     repo.recentWeights(db, clientIds, addDays(today, -FOLLOW_UP_TREND_DAYS)),
     repo.pausesOf(
       db,
@@ -49,7 +48,6 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
   ]);
   const intakeMissing = await intakeMissingAmong(db, clientIds);
   const latestBy = new Map(latest.map((c) => [c.client_id, c]));
-  const contactBy = new Map(contacts.map((c) => [c.client_id, c.at]));
   const openPauseBy = new Map(pauses.filter((p) => p.resumed_on === null).map((p) => [p.subscription_id, p]));
   const weightsBy = new Map<number, { date: string; weight: number }[]>();
   for (const w of weights) {
@@ -58,10 +56,8 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
     weightsBy.set(w.client_id, list);
   }
   const rows = subs.map((s): FollowUpRow => {
-    const { schedule, everyDays } = schedules.get(s.client_id)!;
+    const { schedule, everyDays, lastContactAt: contact } = schedules.get(s.client_id)!;
     const last = latestBy.get(s.client_id);
-    const contactAt = contactBy.get(s.client_id) ?? null;
-    const contact = contactAt === null ? null : new Date(contactAt);
     return {
       clientId: s.client_id,
       name: fullNameOf(s),

@@ -91,14 +91,49 @@ export function latestCheckIns(db: Db, clientIds: number[]) {
     .execute();
 }
 
-/** The last moment each client and their dietitian were in touch: a check-in sent or a reply. */
+/**
+ * The last moment each client and the practice were in touch, over every
+ * channel: a check-in she sent or its reply, a message from a dietitian, a
+ * dietitian's comment on her journal, a session marked done. A client's own
+ * message or meal comment alone is not counted: until someone answers it she
+ * is waiting on the practice, not in touch with it (the answer counts). The
+ * automatic away reply is the system's, not a person's, and is not counted.
+ * This is the one definition the follow-up queue shows and the check-in
+ * schedule (and so the reminder mails) counts from.
+ */
 export function lastContacts(db: Db, clientIds: number[]) {
-  if (clientIds.length === 0) return Promise.resolve([]);
-  return db
+  if (clientIds.length === 0) return Promise.resolve([] as { client_id: number; at: Date }[]);
+  const touches = db
     .selectFrom('check_ins')
-    .select(['client_id', sql<Date>`max(greatest(created_at, coalesce(replied_at, created_at)))`.as('at')])
+    .select(['client_id', sql<Date>`greatest(created_at, coalesce(replied_at, created_at))`.as('at')])
     .where('client_id', 'in', clientIds)
-    .groupBy('client_id')
+    .unionAll(
+      db
+        .selectFrom('messages as m')
+        .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+        .select(['c.client_id', 'm.sent_at as at'])
+        .where('c.client_id', 'in', clientIds)
+        .where('m.sender_role', '=', 'dietitian'),
+    )
+    .unionAll(
+      db
+        .selectFrom('meal_comments as mc')
+        .innerJoin('meal_entries as e', 'e.id', 'mc.entry_id')
+        .select(['e.client_id', 'mc.created_at as at'])
+        .where('e.client_id', 'in', clientIds)
+        .where('mc.author_role', '=', 'dietitian'),
+    )
+    .unionAll(
+      db
+        .selectFrom('appointments as a')
+        .select([sql<number>`a.client_id`.as('client_id'), 'a.starts_at as at'])
+        .where('a.client_id', 'in', clientIds)
+        .where('a.status', '=', 'done'),
+    );
+  return db
+    .selectFrom(touches.as('t'))
+    .select(['t.client_id', sql<Date>`max(t.at)`.as('at')])
+    .groupBy('t.client_id')
     .execute();
 }
 
@@ -214,4 +249,14 @@ export function insertPause(db: Db, row: { subscription_id: number; paused_from:
 export async function closePause(db: Db, pauseId: number, subscriptionId: number, resumedOn: string, resumedBy: number, endDate: string) {
   await db.updateTable('subscription_pauses').set({ resumed_on: resumedOn, resumed_by: resumedBy }).where('id', '=', pauseId).execute();
   await db.updateTable('subscriptions').set({ end_date: endDate }).where('id', '=', subscriptionId).execute();
+}
+
+/** The client of a conversation, and who sent its message `seq` (the care-loop channel's contact rule). */
+export function messageSenderIn(db: Db, conversationId: number, seq: number) {
+  return db
+    .selectFrom('conversations as c')
+    .leftJoin('messages as m', (j) => j.onRef('m.conversation_id', '=', 'c.id').on('m.seq', '=', seq))
+    .select(['c.client_id', 'm.sender_role'])
+    .where('c.id', '=', conversationId)
+    .executeTakeFirst();
 }

@@ -6,9 +6,9 @@ import { todayUtc } from '../validation.js';
 import { checkInOverview, createCheckInInput, listCheckInsInput, sentCheckIn, type CheckInEvent } from './schema.js';
 import * as service from './service.js';
 
-/** A client's own check-in events: a dietitian's reply, a pause or resume (not their own check-ins). */
+/** A client's own check-in events: a dietitian's reply, a pause or resume, a contact that moves her next check-in (not her own check-ins). */
 const checkInStream = followUpStream<number, CheckInEvent>('check-ins', (clientId, e) =>
-  e.clientId !== clientId || e.kind === 'check-in.created'
+  e.kind === 'activity' || e.kind === 'care-record' || e.clientId !== clientId || e.kind === 'check-in.created'
     ? null
     : e.kind === 'check-in.replied'
       ? { kind: 'check-in.replied', checkInId: e.checkInId ?? 0 }

@@ -138,6 +138,7 @@ export const FOLLOW_UP_VIEWS = {
     includes: (row: Pick<FollowUpRow, 'lastCheckIn'>) => row.lastCheckIn !== null && row.lastCheckIn.reply === null,
   },
   overdue: { label: 'Overdue', includes: (row: Pick<FollowUpRow, 'state'>) => row.state === 'overdue' },
+  'no-meals': { label: 'No meals logged', includes: (row: Pick<FollowUpRow, 'journal'>) => row.journal.daysLogged === 0 },
 } as const;
 export type FollowUpView = keyof typeof FOLLOW_UP_VIEWS;
 export const followUpViewHref = (view: FollowUpView) => `/follow-ups?show=${view}`;

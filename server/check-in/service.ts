@@ -44,34 +44,38 @@ export function planMonths(s: { plan_type: string; plan_id: string; start_date: 
 
 type Running = Awaited<ReturnType<typeof repo.runningSubscriptions>>[number];
 
-/** The schedule of each running subscription's client on `today`. */
+/** The schedule of each running subscription's client on `today`, counted from her last contact over any channel. */
 export async function schedulesOn(db: Db, subscriptions: Running[], today: string) {
   const clientIds = subscriptions.map((s) => s.client_id);
-  const [lastDays, pauses] = await Promise.all([
+  const [lastDays, contacts, pauses] = await Promise.all([
     repo.lastCheckInDays(db, clientIds),
+    repo.lastContacts(db, clientIds),
     repo.pausesOf(
       db,
       subscriptions.map((s) => s.id),
     ),
   ]);
   const lastByClient = new Map(lastDays.map((r) => [r.client_id, r.date as string | null]));
+  const contactByClient = new Map(contacts.map((c) => [c.client_id, new Date(c.at)]));
   const pausesBySub = new Map<number, Pause[]>();
   for (const p of pauses) {
     const list = pausesBySub.get(p.subscription_id) ?? [];
     list.push({ pausedFrom: p.paused_from, resumedOn: p.resumed_on });
     pausesBySub.set(p.subscription_id, list);
   }
-  return new Map<number, { schedule: CheckInSchedule; everyDays: number }>(
+  return new Map<number, { schedule: CheckInSchedule; everyDays: number; lastContactAt: Date | null }>(
     subscriptions.map((s) => {
       const months = planMonths(s);
+      const lastContactAt = contactByClient.get(s.client_id) ?? null;
       const schedule = checkInSchedule({
         startDate: s.start_date,
         planMonths: months,
         lastCheckIn: lastByClient.get(s.client_id) ?? null,
+        lastContact: lastContactAt === null ? null : todayUtc(lastContactAt),
         pauses: pausesBySub.get(s.id) ?? [],
         today,
       });
-      return [s.client_id, { schedule, everyDays: checkInIntervalDays(months) }];
+      return [s.client_id, { schedule, everyDays: checkInIntervalDays(months), lastContactAt }];
     }),
   );
 }

@@ -9,8 +9,12 @@ import { todayUtc } from '../../validation.js';
 import { messageResult } from '../common.js';
 import { type FollowUpEvent, pauseInput, replyInput, resumeInput } from './schema.js';
 
-/** Every dietitian sees every follow-up event. */
-const followUpQueueStream = followUpStream<null, FollowUpEvent>('follow-up queue', (_, e) => ({ kind: e.kind, clientId: e.clientId }));
+/** Every dietitian sees every event that can change the queue: check-ins, schedules, contact on any channel, intake. */
+const followUpQueueStream = followUpStream<null, FollowUpEvent>('follow-up queue', (_, e) => {
+  if (e.kind === 'activity') return null;
+  if (e.kind === 'care-record') return e.part === 'intake' ? { kind: 'schedule.changed', clientId: e.clientId } : null;
+  return { kind: e.kind, clientId: e.clientId };
+});
 
 export const followUpsRouter = router({
   queue: adminProcedure.output(followUpQueueOutput).query(({ ctx }) => followUpQueue(ctx.deps.db, ctx.deps.clock())),
@@ -26,7 +30,7 @@ export const followUpsRouter = router({
     .input(resumeInput)
     .output(messageResult.extend({ endDate: z.string() }))
     .mutation(({ ctx, input }) => resumeSubscription(ctx.deps, ctx.user, input, todayUtc(ctx.deps.clock()))),
-  /** Live: every check-in, reply, pause and resume, from any instance ('ready' first; reload the queue on each). */
+  /** Live: every check-in, reply, pause, resume, contact on another channel and finished intake, from any instance ('ready' first; reload the queue on each). */
   events: adminProcedure.input(z.void()).subscription(async function* ({ ctx, signal }) {
     yield* ctx.deps.followUpLive.open(followUpQueueStream, { viewer: null, ...liveSubscriber(ctx, signal) });
   }),

@@ -25,4 +25,6 @@ export const resumeInput = z.object({
 });
 
 /** What the console's live subscription sends: reload the queue (and the named client's check-ins). */
-export type FollowUpEvent = { kind: 'ready' } | { kind: 'check-in.created' | 'check-in.replied' | 'schedule.changed'; clientId: number };
+export type FollowUpEvent =
+  | { kind: 'ready' }
+  | { kind: 'check-in.created' | 'check-in.replied' | 'schedule.changed' | 'contact'; clientId: number };

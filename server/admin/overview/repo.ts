@@ -58,3 +58,27 @@ export function visitsPerDay(db: Db, firstDay: string, lastDay: string) {
     .groupBy('day')
     .execute();
 }
+
+/** Lab reports clients added to their own record since `since`, with the newest one's client (the count links there). */
+export function newLabReports(db: Db, since: Date) {
+  return db
+    .selectFrom('documents as d')
+    .innerJoin('users as u', 'u.id', 'd.uploaded_by')
+    .select([
+      sql<number>`count(*)`.as('n'),
+      sql<number | null>`(array_agg(d.client_id order by d.created_at desc))[1]`.as('newest_client_id'),
+    ])
+    .where('d.kind', '=', 'lab-report')
+    .where('u.role', '=', ROLE.client)
+    .where('d.created_at', '>=', since)
+    .executeTakeFirst();
+}
+
+/** Invoices a client says she paid (a pending claim) that no one has confirmed or rejected yet. */
+export function countClaimsToConfirm(db: Db) {
+  return db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('status', '=', 'claimed')
+    .executeTakeFirst();
+}

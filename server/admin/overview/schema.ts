@@ -3,12 +3,22 @@ import { idField } from '../../validation.js';
 
 /** The console's first screen. zod only. */
 export const VISIT_DAYS = 30;
+/** A lab report a client added counts as new on the Overview for this many days. */
+export const LAB_REPORTS_NEW_DAYS = 7;
 
 export const overview = z.object({
   /** Clients on a running plan whose latest check-in has no reply yet. */
   checkInsAwaitingReply: z.number().int(),
   /** Clients on a running plan whose check-in is overdue. */
   overdueFollowUps: z.number().int(),
+  /** Messages from clients this dietitian has not read (her inbox's count). */
+  unreadMessages: z.number().int(),
+  /** Invoices a client says she paid, waiting for a dietitian to confirm or reject the payment. */
+  claimsToConfirm: z.number().int(),
+  /** Lab reports clients added in the last LAB_REPORTS_NEW_DAYS days; the newest one's client, to open it. */
+  newLabReports: z.object({ count: z.number().int(), newestClientId: z.number().int().nullable() }),
+  /** Clients on a running plan who logged no meal in the journal's last 7 days. */
+  clientsWithoutMeals: z.number().int(),
   newBookings: z.number().int(),
   openSupportRequests: z.number().int(),
   activeSubscriptions: z.number().int(),
@@ -49,3 +59,6 @@ export type OperationalHealth = z.infer<typeof operationalHealth>;
 
 export const retryMailInput = z.object({ id: idField('id') });
 export const retriedMail = z.object({ id: z.number().int(), status: z.enum(['queued', 'sent', 'failed', 'logged']) });
+
+/** What admin.overview.events sends: 'ready', then 'changed' when a count may have moved (reload), or a client's new lab report. */
+export type OverviewEvent = { kind: 'ready' } | { kind: 'changed' } | { kind: 'lab-report'; clientId: number };

@@ -1,9 +1,11 @@
 import { followUpQueue } from '../../check-in/follow-ups.js';
 import { FOLLOW_UP_VIEWS } from '../../check-in/schema.js';
+import type { SessionUser } from '../../auth/session.js';
 import type { Db } from '../../db/index.js';
+import { totalUnread } from '../../messages/repo.js';
 import { todayUtc } from '../../validation.js';
 import * as repo from './repo.js';
-import { type Overview, VISIT_DAYS } from './schema.js';
+import { LAB_REPORTS_NEW_DAYS, type Overview, VISIT_DAYS } from './schema.js';
 
 const DAY_MS = 86_400_000;
 const dayBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
@@ -12,14 +14,18 @@ const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
 /**
  * Each figure is one indexed aggregate, but the follow-ups: those are counted
  * from the follow-up queue itself (its schedules are computed, not stored), so
- * the Overview and the Follow-ups page always agree. Visits are grouped per
- * day along visits_day_visitor_idx.
+ * the Overview and the Follow-ups page always agree (clients with no meals
+ * logged too). Unread messages are this dietitian's, as her inbox counts
+ * them. Visits are grouped per day along visits_day_visitor_idx.
  */
-export async function getOverview(db: Db, now = new Date()): Promise<Overview> {
+export async function getOverview(db: Db, actor: Pick<SessionUser, 'id'>, now = new Date()): Promise<Overview> {
   const today = todayUtc(now);
   const firstDay = dayBefore(today, VISIT_DAYS - 1);
-  const [queue, bookings, support, subscriptions, clients, rating, visits] = await Promise.all([
+  const [queue, unread, claims, labReports, bookings, support, subscriptions, clients, rating, visits] = await Promise.all([
     followUpQueue(db, now),
+    totalUnread(db, actor.id, false),
+    repo.countClaimsToConfirm(db),
+    repo.newLabReports(db, new Date(now.getTime() - LAB_REPORTS_NEW_DAYS * DAY_MS)),
     repo.countNewBookings(db),
     repo.countOpenSupportRequests(db),
     repo.countActiveSubscriptions(db, today),
@@ -32,6 +38,10 @@ export async function getOverview(db: Db, now = new Date()): Promise<Overview> {
   return {
     checkInsAwaitingReply: queue.rows.filter(FOLLOW_UP_VIEWS['awaiting-reply'].includes).length,
     overdueFollowUps: queue.rows.filter(FOLLOW_UP_VIEWS.overdue.includes).length,
+    unreadMessages: unread.totalUnread,
+    claimsToConfirm: count(claims),
+    newLabReports: { count: count(labReports), newestClientId: labReports?.newest_client_id ?? null },
+    clientsWithoutMeals: queue.rows.filter(FOLLOW_UP_VIEWS['no-meals'].includes).length,
     newBookings: count(bookings),
     openSupportRequests: count(support),
     activeSubscriptions: count(subscriptions),
