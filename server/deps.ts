@@ -16,6 +16,7 @@ import type { InvoiceNote, InvoicesBus } from './payments/events.js';
 import type { JournalBus } from './journal/events.js';
 import type { JournalSignal } from './journal/schema.js';
 import type { CallNote, CallsBus } from './calls/events.js';
+import type { AppointmentNote, AppointmentsBus } from './appointments/events.js';
 import type { FileStorage } from './storage/index.js';
 import type { VapidKeys } from './push/vapid.js';
 
@@ -57,6 +58,9 @@ export interface AppDeps {
   callsBus: CallsBus;
   /** The calls' channel (calls.join), fed by callsBus. */
   callsLive: LiveChannel<CallNote>;
+  /** Appointment changes and saved hours (the `appointments` NOTIFY, ids only) and their channel (appointments.events). */
+  appointmentsBus: AppointmentsBus;
+  appointmentsLive: LiveChannel<AppointmentNote>;
   /** Background jobs (the reminders): pg-boss on Postgres, a job table on the embedded database. */
   jobs: JobQueue;
   /** Now, for the rules that depend on the day (check-ins due, reminders); tests pass a fixed clock. */

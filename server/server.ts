@@ -22,6 +22,7 @@ import { createMessagesBus } from './messages/events.js';
 import { createInvoicesBus } from './payments/events.js';
 import { createJournalBus } from './journal/events.js';
 import { createCallsBus } from './calls/events.js';
+import { createAppointmentsBus } from './appointments/events.js';
 import { scheduleMessageNotices } from './messages/notify.js';
 import { keepFeedPagesFresh } from './feed/freshness.js';
 import { createFeedPageCache } from './feed/page-cache.js';
@@ -93,6 +94,8 @@ export async function createDeps(
   await journalBus.start();
   const callsBus = createCallsBus(dbHandle, (err) => logger.warn('bad call notification', { error: err.message }));
   await callsBus.start();
+  const appointmentsBus = createAppointmentsBus(dbHandle, (err) => logger.warn('bad appointments notification', { error: err.message }));
+  await appointmentsBus.start();
   const sessions = createLiveSessions(dbHandle, logger);
   await sessions.start();
   const clockSkew = createClockSkewCheck(dbHandle.db, logger, { now: opts.processNow });
@@ -118,6 +121,8 @@ export async function createDeps(
     journalLive: createLiveChannel(journalBus),
     callsBus,
     callsLive: createLiveChannel(callsBus),
+    appointmentsBus,
+    appointmentsLive: createLiveChannel(appointmentsBus),
     jobs,
     clock,
     sessions,
@@ -185,6 +190,7 @@ export async function listen(
         await deps.invoicesBus.stop();
         await deps.journalBus.stop();
         await deps.callsBus.stop();
+        await deps.appointmentsBus.stop();
         await deps.sessions.stop();
         await deps.mailer.drain();
         await deps.storage.close();

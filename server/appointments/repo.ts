@@ -213,6 +213,7 @@ const withNames = (db: Db) =>
       'a.busy_until',
       'a.status',
       'a.timed_at',
+      'a.booked_by',
       'a.cancel_reason',
       'a.cancelled_at',
       'a.created_at',
@@ -449,4 +450,11 @@ export function settleHold(trx: Db, id: number, s: { status: 'confirmed' | 'rele
     .set({ status: s.status, appointment_id: s.appointmentId ?? null, settled_at: s.now })
     .where('id', '=', id)
     .execute();
+}
+
+/* Live. */
+
+/** NOTIFY on the appointments channel (ids only), in the caller's transaction: it fires when that commits. */
+export async function notifyAppointments(trx: Db, channel: string, payload: string) {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { ROLE } from '../auth/roles.js';
+import { liveSubscriber } from '../trpc/context.js';
 import { adminProcedure, clientProcedure, publicProcedure, router } from '../trpc/init.js';
+import { appointmentStream } from './events.js';
 import {
   appointmentIdInput,
   appointmentView,
@@ -52,6 +55,14 @@ export const appointmentsRouter = router({
       filename: `appointment-${input.id}.ics`,
       content: await service.icsOf(ctx.deps, ctx.user, input.id),
     })),
+  /**
+   * Changes live: a client hears of her own appointments, a dietitian of every one ('changed', ids only); anyone
+   * else only that the free times changed ('slots'). Screens reload on each, and on 'ready'. Not resumable.
+   */
+  events: clientProcedure.input(z.void()).subscription(async function* ({ ctx, signal }) {
+    const viewer = { userId: ctx.user.id, seesAll: ctx.user.role === ROLE.admin };
+    yield* ctx.deps.appointmentsLive.open(appointmentStream, { viewer, ...liveSubscriber(ctx, signal) });
+  }),
 });
 
 /** The console's side: every dietitian's calendar, today's list, marking, moving and cancelling, availability. */

@@ -8,6 +8,11 @@ export const APPOINTMENT_KIND_LABELS = { consultation: 'Free consultation', foll
 export const APPOINTMENT_STATUS_LABELS = { booked: 'Booked', cancelled: 'Cancelled', done: 'Done', no_show: 'No-show' } as const;
 /** A client may move or cancel until this long before the start; later only a dietitian can. */
 export const CLIENT_CHANGE_HOURS = 12;
+/**
+ * A client who books a session herself less than CLIENT_CHANGE_HOURS ahead (today's, say) may still move or
+ * cancel it for this long after booking: a slip is undone at once, without a message to the dietitian.
+ */
+export const CLIENT_GRACE_MINUTES = 15;
 /** How far ahead a visitor's free consultation can be booked. */
 export const CONSULTATION_HORIZON_DAYS = 14;
 /** How far ahead a client's follow-up can be booked. */
@@ -100,14 +105,33 @@ export const slotsView = z.object({
 export const entitlementView = z.object({
   /** 'monthly': twice a month (one-month plans); 'weekly': one a week (longer plans); 'none': no running plan. */
   rule: z.enum(['monthly', 'weekly', 'none']),
-  /** Follow-ups the plan includes this month (India time). */
+  /** Follow-ups the plan includes this month (India time); for a weekly plan, its weeks that begin in this month. */
   perMonth: z.number().int(),
-  /** Still bookable this month. */
+  /** Still bookable this month (a weekly plan: those weeks, from this one on, with none booked). */
   leftThisMonth: z.number().int(),
+  /** What the plan counts in: India-time calendar months, or calendar weeks (Monday to Sunday, India time); null with no plan. */
+  period: z.enum(['month', 'week']).nullable(),
+  /** Follow-ups included per period. */
+  perPeriod: z.number().int(),
+  /** The period holding today: its first and last India-time days. */
+  periodStart: z.string().nullable(),
+  periodEnd: z.string().nullable(),
+  /** Still bookable in the period holding today. */
+  leftThisPeriod: z.number().int(),
+  /** First days of the periods, from this one to the booking horizon, whose follow-ups are all booked: their times cannot be booked. */
+  fullPeriods: z.array(z.string()),
   planName: z.string().nullable(),
   planEnds: z.string().nullable(),
 });
 export type EntitlementView = z.infer<typeof entitlementView>;
+
+/** The first day of the period (an India-time month or Monday-to-Sunday week) holding a 'YYYY-MM-DD' day. */
+export function periodStartOf(day: string, period: 'month' | 'week'): string {
+  if (period === 'month') return `${day.slice(0, 7)}-01`;
+  const d = new Date(`${day}T00:00:00Z`);
+  const weekday = d.getUTCDay() === 0 ? 7 : d.getUTCDay();
+  return new Date(d.getTime() - (weekday - 1) * 86_400_000).toISOString().slice(0, 10);
+}
 
 export const appointmentView = z.object({
   id: z.number().int(),
@@ -218,17 +242,19 @@ const messageText = noteText('message');
 export const consoleMoveInput = z.object({ id: idField('id'), start: instantField('start'), message: messageText });
 export const consoleCancelInput = z.object({ id: idField('id'), message: messageText });
 
-const minuteOfDay = (label: string, max: number) =>
+/** A time of day as minutes after midnight (the form's time fields; an API caller sends the numbers). */
+const minuteOfDay = (which: 'start' | 'end', max: number) =>
   z
-    .number({ error: `${label} must be minutes after midnight` })
-    .int(`${label} must be whole minutes`)
-    .min(0, `${label} must be between 0 and ${max}`)
-    .max(max, `${label} must be between 0 and ${max}`);
+    .number({ error: `Give ${which === 'start' ? 'a start' : 'an end'} time` })
+    .int(`The ${which} time must be in whole minutes`)
+    .min(0, `The ${which} time must be between 00:00 and ${which === 'start' ? '23:59' : '24:00'}`)
+    .max(max, `The ${which} time must be between 00:00 and ${which === 'start' ? '23:59' : '24:00'}`);
 
-const windowShape = { startMinute: minuteOfDay('startMinute', 1439), endMinute: minuteOfDay('endMinute', 1440) };
+const windowShape = { startMinute: minuteOfDay('start', 1439), endMinute: minuteOfDay('end', 1440) };
 const ordered = (w: { startMinute: number | null; endMinute: number | null }) =>
   w.startMinute === null || w.endMinute === null || w.endMinute > w.startMinute;
-const ORDER_MESSAGE = 'endMinute must be after startMinute';
+/** Said on the end time's field (its path), where the form shows it. */
+const ORDER = { message: 'The end time must be after the start time', path: ['endMinute'] };
 
 export const availabilityForm = z.object({
   consultationMinutes: z
@@ -259,14 +285,14 @@ export const availabilityForm = z.object({
           kind: z.enum(['hours', 'break'], { error: "kind must be 'hours' or 'break'" }),
           ...windowShape,
         })
-        .refine(ordered, ORDER_MESSAGE),
+        .refine(ordered, ORDER),
     )
     .max(100, 'At most 100 weekly rows'),
   exceptions: z
     .array(
       z
         .object({
-          day: dayField('day'),
+          day: z.string({ error: 'Pick the day' }).trim().refine(isCalendarDate, 'Pick the day (a real date)'),
           kind: z.enum(['off', 'open'], { error: "kind must be 'off' or 'open'" }),
           startMinute: windowShape.startMinute.nullable().default(null),
           endMinute: windowShape.endMinute.nullable().default(null),
@@ -278,22 +304,43 @@ export const availabilityForm = z.object({
             .nullish()
             .transform((v) => (v ? v : null)),
         })
-        .refine(ordered, ORDER_MESSAGE)
-        .refine(
-          (e) => (e.startMinute === null) === (e.endMinute === null),
-          'Give both startMinute and endMinute, or neither (a whole day off)',
-        )
-        .refine((e) => e.kind === 'off' || e.startMinute !== null, 'An extra opening needs its startMinute and endMinute'),
+        .refine(ordered, ORDER)
+        .refine((e) => (e.startMinute === null) === (e.endMinute === null), {
+          message: 'Give both a start and an end time, or neither for the whole day',
+          path: ['endMinute'],
+        })
+        .refine((e) => e.kind === 'off' || e.startMinute !== null, {
+          message: 'Extra hours need a start and an end time',
+          path: ['startMinute'],
+        }),
     )
     .max(400, 'At most 400 one-off changes'),
 });
+
+/** Where a field's message goes on the availability form: zod's path as the server's field errors name it ('weekly.3.endMinute'). */
+export const availabilityFieldKey = (path: readonly PropertyKey[]) => path.map(String).join('.');
 export type AvailabilityForm = z.infer<typeof availabilityForm>;
 
 export const availabilityInput = z.object({ dietitianId: idField('dietitianId').optional() });
 export const saveAvailabilityInput = availabilityForm.extend({ dietitianId: idField('dietitianId').optional() });
 
 export const availabilityView = availabilityForm.extend({
+  /** Whether clients and visitors can book this dietitian now, as saved: marked as taking bookings, with some weekly hours. */
+  takingBookings: z.boolean(),
   dietitianId: z.number().int(),
   dietitianName: z.string(),
   dietitians: z.array(z.object({ id: z.number().int(), name: z.string() })),
 });
+
+/* Live (appointments.events). */
+
+/** What changed about an appointment: its booking, its time, its cancellation, or its outcome (done, no-show). */
+export const APPOINTMENT_CHANGES = ['booked', 'moved', 'cancelled', 'status'] as const;
+export type AppointmentChange = (typeof APPOINTMENT_CHANGES)[number];
+
+/**
+ * appointments.events: 'ready' once listening (load the lists), then 'changed' for an appointment the viewer
+ * may see (reload it and the slots), or 'slots' when someone else's booking or a dietitian's hours changed
+ * the free times (reload the slots only). Ids only: no names, no times, nothing about anyone's health.
+ */
+export type AppointmentEvent = { kind: 'ready' } | { kind: 'changed'; appointmentId: number; what: AppointmentChange } | { kind: 'slots' };

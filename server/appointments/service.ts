@@ -14,15 +14,18 @@ import { heldTimeGivenAwayMail } from '../mail/templates.js';
 import { type Mail, type Mailer, recordMail } from '../mail/mailer.js';
 import { recordNotices, type UserNotice } from '../notifications/notify.js';
 import { appointmentIcs, appointmentMail, dietitianMail, type MailAppointment, type MailEvent } from './mails.js';
+import { publishAppointmentChange, publishHoursChange } from './events.js';
 import { sameRequest } from '../db/idempotent.js';
 import * as repo from './repo.js';
 import {
   type AppointmentView,
   CLIENT_CHANGE_HOURS,
+  CLIENT_GRACE_MINUTES,
   CONSULTATION_HORIZON_DAYS,
   type EntitlementView,
   FOLLOW_UP_HORIZON_DAYS,
   MAX_SLOT_RANGE_DAYS,
+  periodStartOf,
   type SlotView,
 } from './schema.js';
 import {
@@ -252,26 +255,39 @@ export const FOLLOW_UPS_PER_MONTH_SHORT_PLAN = 2;
 export async function entitlementOf(db: Db, clientId: number, now: Date, exceptId?: number): Promise<EntitlementView> {
   const today = indiaDay(now);
   const sub = await repo.subscriptionOn(db, clientId, today);
-  if (!sub) return { rule: 'none', perMonth: 0, leftThisMonth: 0, planName: null, planEnds: null };
+  const none = { period: null, perPeriod: 0, periodStart: null, periodEnd: null, leftThisPeriod: 0, fullPeriods: [] };
+  if (!sub) return { rule: 'none', perMonth: 0, leftThisMonth: 0, ...none, planName: null, planEnds: null };
   const month = monthOf(today);
-  const starts = (
-    await repo.followUpStarts(db, clientId, indiaInstant(month.first, 0), indiaInstant(addDays(month.next, 7), 0), exceptId)
-  ).map((r) => indiaDay(r.starts_at));
-  if (planMonths(sub) <= 1) {
-    const used = starts.filter((d) => d < month.next).length;
-    return {
-      rule: 'monthly',
-      perMonth: FOLLOW_UPS_PER_MONTH_SHORT_PLAN,
-      leftThisMonth: Math.max(0, FOLLOW_UPS_PER_MONTH_SHORT_PLAN - used),
-      planName: sub.plan_name,
-      planEnds: sub.end_date,
-    };
-  }
+  const period = planMonths(sub) <= 1 ? 'month' : 'week';
+  const perPeriod = period === 'month' ? FOLLOW_UPS_PER_MONTH_SHORT_PLAN : 1;
+  // Every period a follow-up can be booked in now: from this month's first (or this week's Monday) past the horizon.
+  const from = [month.first, weekStart(today)].sort()[0]!;
+  const until = addDays(today, FOLLOW_UP_HORIZON_DAYS + 32);
+  const starts = (await repo.followUpStarts(db, clientId, indiaInstant(from, 0), indiaInstant(until, 0), exceptId)).map((r) =>
+    indiaDay(r.starts_at),
+  );
+  const used = new Map<string, number>();
+  for (const d of starts) used.set(periodStartOf(d, period), (used.get(periodStartOf(d, period)) ?? 0) + 1);
+  const current = periodStartOf(today, period);
+  const horizonEnd = addDays(today, FOLLOW_UP_HORIZON_DAYS + 1);
+  const fullPeriods = [...used.entries()]
+    .filter(([first, n]) => first >= current && first <= horizonEnd && n >= perPeriod)
+    .map(([first]) => first)
+    .sort();
+  const common = {
+    period,
+    perPeriod,
+    periodStart: current,
+    periodEnd: period === 'month' ? addDays(month.next, -1) : addDays(current, 6),
+    leftThisPeriod: Math.max(0, perPeriod - (used.get(current) ?? 0)),
+    fullPeriods,
+    planName: sub.plan_name,
+    planEnds: sub.end_date,
+  } as const;
+  if (period === 'month') return { rule: 'monthly', perMonth: perPeriod, leftThisMonth: common.leftThisPeriod, ...common };
   const mondays = mondaysOf(month);
-  const thisWeek = weekStart(today);
-  const usedWeeks = new Set(starts.map(weekStart));
-  const open = mondays.filter((m) => m >= thisWeek && m <= sub.end_date && !usedWeeks.has(m));
-  return { rule: 'weekly', perMonth: mondays.length, leftThisMonth: open.length, planName: sub.plan_name, planEnds: sub.end_date };
+  const open = mondays.filter((m) => m >= current && m <= sub.end_date && !used.has(m));
+  return { rule: 'weekly', perMonth: mondays.length, leftThisMonth: open.length, ...common };
 }
 
 /** Refuses a follow-up at `start` the client's plan does not include (403 with the reason). */
@@ -323,11 +339,20 @@ const personOf = (r: repo.AppointmentRow) =>
         email: r.visitor_email ?? '',
       };
 
-const changeableUntil = (start: Date) => new Date(start.getTime() - CLIENT_CHANGE_HOURS * HOUR_MS);
+/**
+ * Until when the client may move or cancel: CLIENT_CHANGE_HOURS before the start, or, for a session she booked
+ * herself already inside that window (today's), CLIENT_GRACE_MINUTES after its time was set (timed_at: the
+ * booking or the last move; created_at is the database's clock, not the service's).
+ */
+const changeableUntil = (r: repo.AppointmentRow) => {
+  const rule = new Date(r.starts_at.getTime() - CLIENT_CHANGE_HOURS * HOUR_MS);
+  if (r.client_id === null || r.booked_by !== r.client_id || r.timed_at.getTime() <= rule.getTime()) return rule;
+  return new Date(Math.min(r.timed_at.getTime() + CLIENT_GRACE_MINUTES * 60_000, r.starts_at.getTime()));
+};
 
 export function toView(r: repo.AppointmentRow, actor: SessionUser | null, tz: string, now: Date): AppointmentView {
   const isDietitian = actor?.role === ROLE.admin;
-  const until = changeableUntil(r.starts_at);
+  const until = changeableUntil(r);
   return {
     id: r.id,
     kind: r.kind,
@@ -418,6 +443,8 @@ async function recordTelling(trx: Db, deps: AppointmentDeps, r: repo.Appointment
     });
   }
   const deliverNotices = await recordNotices(trx, deps, notices);
+  // Open screens (the client's page, the console's calendar and today's list) hear of it when this commits.
+  await publishAppointmentChange(trx, r, told.event);
   const recorded = await Promise.all(loose.map(async (m) => ({ m, at: await recordMail(trx, m) })));
   return () => {
     deliverNotices();
@@ -741,7 +768,7 @@ function checkMayChange(actor: SessionUser, r: repo.AppointmentRow, now: Date, w
     );
   }
   if (actor.role === ROLE.admin) return;
-  if (now.getTime() >= changeableUntil(r.starts_at).getTime()) {
+  if (now.getTime() >= changeableUntil(r).getTime()) {
     throw forbidden(
       `Appointments can be ${what === 'move' ? 'moved' : 'cancelled'} until ${CLIENT_CHANGE_HOURS} hours before they start. Please message your dietitian, who can still change it.`,
     );
@@ -889,6 +916,7 @@ export async function mark(deps: AppointmentDeps, actor: SessionUser, input: { i
   await deps.db.transaction().execute(async (trx) => {
     await repo.lockAppointment(trx, row.id);
     await repo.setStatus(trx, row.id, input.status, now);
+    await publishAppointmentChange(trx, row, 'status');
   });
   return toView((await repo.findAppointment(deps.db, row.id))!, actor, INDIA_TIME_ZONE, now);
 }
@@ -911,7 +939,9 @@ export async function availabilityOf(db: Db, actor: SessionUser, dietitianId = a
     consultationMinutes: s?.consultation_minutes ?? DEFAULT_SETTINGS.consultationMinutes,
     followUpMinutes: s?.follow_up_minutes ?? DEFAULT_SETTINGS.followUpMinutes,
     bufferMinutes: s?.buffer_minutes ?? DEFAULT_SETTINGS.bufferMinutes,
-    bookable: s?.bookable ?? false,
+    // Nothing saved yet: the form starts as taking bookings, which the first save with hours makes true.
+    bookable: s?.bookable ?? DEFAULT_SETTINGS.bookable,
+    takingBookings: (s?.bookable ?? false) && weekly.some((w) => w.kind === 'hours'),
     weekly: weekly.map((w) => ({ weekday: w.weekday, kind: w.kind, startMinute: w.start_minute, endMinute: w.end_minute })),
     exceptions: exceptions.map((e) => ({ day: e.day, kind: e.kind, startMinute: e.start_minute, endMinute: e.end_minute, note: e.note })),
   };
@@ -946,6 +976,9 @@ export async function saveAvailability(
   const dietitianId = input.dietitianId ?? actor.id;
   if (!(await repo.findDietitian(db, dietitianId)))
     throw notFound('That dietitian does not exist.', { dietitianId: ['That dietitian does not exist.'] });
-  await db.transaction().execute((trx) => repo.replaceAvailability(trx, dietitianId, availabilityRows(input)));
+  await db.transaction().execute(async (trx) => {
+    await repo.replaceAvailability(trx, dietitianId, availabilityRows(input));
+    await publishHoursChange(trx, dietitianId);
+  });
   return availabilityOf(db, actor, dietitianId);
 }
