@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/Button';
 import { TextField } from '../../components/ui/Field';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedIn } from '../../lib/use-session';
+import { prefetchDashboard } from '../dashboard/prefetch';
 import { LogoMark } from '../public/layout/Logo';
 import { PasswordField } from './PasswordField';
 import { useSignInForm } from './use-sign-in-form';
@@ -66,7 +67,10 @@ function LoginScreen() {
           <form
             method="post"
             onSubmit={onSubmit}
-            onFocus={prepare}
+            onFocus={() => {
+              prepare();
+              prefetchDashboard();
+            }}
             noValidate
             className="mt-7 flex flex-col gap-5"
             data-testid="login-form"
