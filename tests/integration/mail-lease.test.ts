@@ -8,6 +8,7 @@ import { ABANDONED_WITH_HIDDEN_LINK, HIDDEN_IN_OUTBOX, type Mail, type Mailer, r
 import { createDeps, listen } from '../../server/server.js';
 import { callerFor, failure } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Mail written to the outbox and then never sent, because its process
@@ -143,11 +144,3 @@ describe('mail whose sender stopped before sending', () => {
     }
   });
 });
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

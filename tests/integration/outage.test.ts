@@ -8,6 +8,7 @@ import { type PrivatePostgres, privatePostgresUnavailable, startPrivatePostgres 
 import { type ServerProcess, startServerProcess } from '../helpers/processes.js';
 import { rawSocket } from './raw-socket.js';
 import { httpClient, recordFeed, wsClient } from '../helpers/callers.js';
+import { until } from '../helpers/until.js';
 
 /**
  * The fault test: two server processes on a private Postgres that the test
@@ -103,33 +104,31 @@ describe.skipIf(unavailable !== null)('a real Postgres stopped and started under
     });
 
     const ready = async (base: string) => (await fetch(`${base}/readyz`).catch(() => null))?.status ?? 0;
-    const until = async (check: () => Promise<boolean>, timeoutMs: number, what: string) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!(await check())) {
-        if (Date.now() > deadline) {
-          const states = `instance A: /readyz ${await ready(a.url)}, instance B: /readyz ${await ready(b.url)}`;
-          throw new Error(`timed out waiting for ${what} (${states})\nA: ${a.output().slice(-2000)}\nB: ${b.output().slice(-2000)}`);
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const states = async () =>
+      `instance A: /readyz ${await ready(a.url)}, instance B: /readyz ${await ready(b.url)}\nA: ${a.output().slice(-2000)}\nB: ${b.output().slice(-2000)}`;
     /** Served requests (200 or 201) answered in a phase: each phase lasts until the load has had some. */
     const served = (p: Phase) => outcomes.filter((o) => o.phase === p && 'status' in o && (o.status === 200 || o.status === 201)).length;
     /** How long Postgres stays down: part of the scenario (pools and queues must ride out seconds, not a blip), not a wait for something. */
     const OUTAGE_MS = 3_000;
 
-    await until(async () => served('before') >= 12, 30_000, 'the load to be served before the outage');
+    await until(async () => served('before') >= 12, 'the load to be served before the outage', { timeoutMs: 30_000, explain: states });
     phase = 'down';
     await pg.stop();
-    await until(async () => (await ready(a.url)) === 503 && (await ready(b.url)) === 503, 10_000, '/readyz to answer 503');
+    await until(async () => (await ready(a.url)) === 503 && (await ready(b.url)) === 503, '/readyz to answer 503', {
+      timeoutMs: 10_000,
+      explain: states,
+    });
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
 
     await pg.start();
     const backAt = Date.now();
-    await until(async () => (await ready(a.url)) === 200 && (await ready(b.url)) === 200, 10_000, '/readyz to answer 200 again');
+    await until(async () => (await ready(a.url)) === 200 && (await ready(b.url)) === 200, '/readyz to answer 200 again', {
+      timeoutMs: 10_000,
+      explain: states,
+    });
     const readyAfterMs = Date.now() - backAt;
     phase = 'after';
-    await until(async () => served('after') >= 12, 30_000, 'the load to be served again after the outage');
+    await until(async () => served('after') >= 12, 'the load to be served again after the outage', { timeoutMs: 30_000, explain: states });
     running = false;
     await Promise.all(load);
 

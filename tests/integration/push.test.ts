@@ -10,6 +10,7 @@ import { resolveSessionUser } from '../../server/auth/session.js';
 import { callerFor, failure } from '../helpers/callers.js';
 import { type Browser, checkVapid, decryptPush, makeBrowser, startPushService } from '../helpers/push.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Web push end to end (issue 24, decision 115), against a push service this
@@ -19,14 +20,6 @@ import { startTestServer, type TestServer, type TestUser } from '../helpers/serv
  * (VAPID signature, TTL, Urgency, Topic) and decrypted here with node:crypto
  * as RFC 8291 says (aes128gcm, RFC 8188) to the payload a service worker shows.
  */
-
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let server: TestServer;
 let pushService: Awaited<ReturnType<typeof startPushService>>;
@@ -81,7 +74,7 @@ describe('web push', () => {
     expect(res.body.data.endpoint).toBe(phone.endpoint);
 
     await reply('Your HbA1c of 7.9 is high: let us cut the rice.');
-    await until(() => requestsTo(phone).length === 1, 'the push request');
+    await until(() => requestsTo(phone).length === 1, 'the push request', { timeoutMs: 30_000 });
     const [request] = requestsTo(phone);
     expect(request!.headers['content-encoding']).toBe('aes128gcm');
     expect(request!.headers.ttl).toBe(String(24 * 3600));
@@ -96,19 +89,19 @@ describe('web push', () => {
       tag: `messages:${conversationId}`,
     });
     expect(decryptPush(phone, request!.body)).not.toMatch(/HbA1c|7\.9|rice/);
-    await until(async () => (await deliveriesFor(phone)).every((d) => d.state === 'sent'), 'the delivery to settle');
+    await until(async () => (await deliveriesFor(phone)).every((d) => d.state === 'sent'), 'the delivery to settle', { timeoutMs: 30_000 });
   });
 
   it('sends each notification to each device exactly once: a job run again, a sweep, and a restart that never queued it', async () => {
     const tablet = makeBrowser(`${pushService.url}/push/tablet-${randomUUID()}`);
     expect((await subscribeOverRest(client, tablet)).status).toBe(201);
     await reply('See you on Monday.');
-    await until(() => requestsTo(tablet).length === 1, 'the push request');
+    await until(() => requestsTo(tablet).length === 1, 'the push request', { timeoutMs: 30_000 });
     const [delivery] = await deliveriesFor(tablet);
     // The queue hands the same job out again (at-least-once), another instance sweeps, a direct attempt: nothing more is sent.
     await server.deps.jobs.send(PUSH_DELIVERY_JOB, { deliveryId: delivery!.id });
     await Promise.all([sweepPushDeliveries(pushDeps()), deliverPush(pushDeps(), delivery!.id), deliverPush(pushDeps(), delivery!.id)]);
-    await until(async () => (await server.deps.jobs.depth()) === 0, 'the job queue to drain');
+    await until(async () => (await server.deps.jobs.depth()) === 0, 'the job queue to drain', { timeoutMs: 30_000 });
     expect(requestsTo(tablet)).toHaveLength(1);
 
     // A process that recorded a notice and stopped before queueing its job: the next sweeps (two instances at once) send it once.
@@ -168,14 +161,18 @@ describe('web push', () => {
     expect((await subscribeOverRest(client, old)).status).toBe(201);
     pushService.answers.set(new URL(old.endpoint).pathname, status);
     await reply('Checking in.');
-    await until(async () => {
-      const row = await server.deps.db
-        .selectFrom('push_subscriptions')
-        .select('id')
-        .where('endpoint', '=', old.endpoint)
-        .executeTakeFirst();
-      return row === undefined;
-    }, 'the subscription to be removed');
+    await until(
+      async () => {
+        const row = await server.deps.db
+          .selectFrom('push_subscriptions')
+          .select('id')
+          .where('endpoint', '=', old.endpoint)
+          .executeTakeFirst();
+        return row === undefined;
+      },
+      'the subscription to be removed',
+      { timeoutMs: 30_000 },
+    );
     expect(requestsTo(old)).toHaveLength(1);
   });
 
@@ -315,7 +312,7 @@ describe('web push', () => {
     await (await callerFor(server, client.token)).notifications.setPreferences({ messages: { push: true } });
     expect((await (await callerFor(server, client.token)).notifications.preferences()).messages).toEqual({ email: false, push: true });
     await reply('Now you hear me.');
-    await until(() => requestsTo(watch).length === 1, 'the push after turning it back on');
+    await until(() => requestsTo(watch).length === 1, 'the push after turning it back on', { timeoutMs: 30_000 });
   });
 
   it('removes a device’s subscription when it signs out, or is signed out from the devices list', async () => {

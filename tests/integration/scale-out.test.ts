@@ -11,6 +11,7 @@ import { createUser } from '../../server/users/service.js';
 import { createTestDatabase } from '../helpers/db.js';
 import { type ServerProcess, startServerProcess, tempDataDir, freePort } from '../helpers/processes.js';
 import { httpClient, recordFeed, wsClient } from '../helpers/callers.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Scale-out on real parts without Docker: HAProxy from Debian with
@@ -37,14 +38,6 @@ function haproxyConfig(proxyPort: number, ports: number[]): string {
     .replace(/^\s*log stdout .*$/m, '');
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const ready = (base: string) => fetch(`${base}/readyz`).then((r) => r.status === 200);
 
 let db: DbHandle & { url?: string };
@@ -58,7 +51,7 @@ let env: Record<string, string>;
 
 const start = async (i: number) => {
   instances[i] = await startServerProcess({ ...env, PORT: String(ports[i]) });
-  await until(() => ready(`http://127.0.0.1:${ports[i]}`), `instance ${i + 1} is ready`);
+  await until(() => ready(`http://127.0.0.1:${ports[i]}`), `instance ${i + 1} is ready`, { timeoutMs: 60_000, ignoreErrors: true });
 };
 
 beforeAll(async () => {
@@ -98,7 +91,7 @@ beforeAll(async () => {
   writeFileSync(cfgFile, haproxyConfig(proxyPort, ports));
   haproxy = spawn('haproxy', ['-f', cfgFile, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
   proxy = `http://127.0.0.1:${proxyPort}`;
-  await until(() => ready(proxy), 'the proxy forwards to a ready instance');
+  await until(() => ready(proxy), 'the proxy forwards to a ready instance', { timeoutMs: 60_000, ignoreErrors: true });
   await httpClient(proxy, adminToken).feed.create.mutate({ desc: 'Scale-out post' });
 }, 300_000);
 
@@ -187,7 +180,7 @@ describe.skipIf(why !== null)(`two instances behind HAProxy${why ? ` (skipped: $
     await feed
       .next((e) => e.kind === 'like.changed', { from: feed.received.findIndex((r) => r.id === last), timeoutMs: 20_000 })
       .catch(() => null);
-    await until(async () => feed.received.some((r) => r.id === last), 'the last like reaches the subscriber', 30_000);
+    await until(async () => feed.received.some((r) => r.id === last), 'the last like reaches the subscriber', { timeoutMs: 30_000 });
     const firstSeen = feed.received.find((r) => r.event.kind === 'like.changed');
     restart = {
       logged: logged.map((r) => String(r.id)).filter((id) => Number(id) >= Number(firstSeen?.id ?? 0)),
