@@ -8,9 +8,11 @@ import { DocumentsCard } from './DocumentsCard';
 import { GoalsCard } from './GoalsCard';
 import { MeasurementsCard } from './MeasurementsCard';
 import { PhotosCard } from './PhotosCard';
+import { useLiveCareRecord } from './use-live-care-record';
 
 /** The care record on a client's console page: intake, goals and progress, measurements, photos, documents. */
 export function ClientCareRecord({ clientId }: { clientId: number }) {
+  useLiveCareRecord(clientId);
   return (
     <div className="mt-5 grid grid-cols-1 gap-5 lg:grid-cols-2" data-testid="client-care-record">
       <div className="lg:col-span-2">

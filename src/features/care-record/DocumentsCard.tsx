@@ -23,6 +23,13 @@ const KIND_TONE: Record<keyof typeof DOCUMENT_LIST_KINDS, string> = {
  * A client's documents: lab reports and prescriptions uploaded by the client
  * or a dietitian, and every file sent in the conversation, by date and kind.
  */
+/** Who added a document, said to its reader: the client reads "you" for her own, the dietitian the client's name. */
+function addedByLine(d: { addedBy: 'client' | 'dietitian'; addedByName: string | null }, readerIsClient: boolean) {
+  if (d.addedBy === 'client') return readerIsClient ? 'added by you' : `from ${d.addedByName ?? 'the client'}`;
+  const who = readerIsClient ? 'your dietitian' : 'a dietitian';
+  return d.addedByName ? `from ${who}, ${d.addedByName}` : `from ${who}`;
+}
+
 export function DocumentsCard({ clientId }: { clientId?: number }) {
   const trpc = useTRPC();
   const input = clientId === undefined ? {} : { clientId };
@@ -77,8 +84,7 @@ export function DocumentsCard({ clientId }: { clientId?: number }) {
                       {d.title}
                     </a>
                     <p className="text-sm text-slate-600">
-                      {formatDay(d.date)} · {d.addedBy === 'client' ? 'from the client' : 'from a dietitian'}
-                      {d.addedByName ? ` (${d.addedByName})` : ''}
+                      {formatDay(d.date)} · {addedByLine(d, clientId === undefined)}
                     </p>
                   </div>
                   <span className={`shrink-0 rounded-full px-2.5 py-1 text-xs font-semibold ${KIND_TONE[d.kind]}`}>

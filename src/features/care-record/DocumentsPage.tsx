@@ -1,8 +1,10 @@
 import { Page } from '../../components/ui/Page';
 import { DocumentsCard } from './DocumentsCard';
+import { useLiveCareRecord } from './use-live-care-record';
 
 /** /dashboard/documents: lab reports and prescriptions, and the files sent in messages. */
 export function DocumentsPage() {
+  useLiveCareRecord();
   return (
     <Page
       title="Documents"

@@ -65,6 +65,11 @@ export function FollowUpsPage() {
       ) : (
         <FollowUpList rows={queue.data.rows} view={view} />
       )}
+      <p className="mt-4 text-sm text-slate-600" data-testid="follow-ups-legend">
+        “Last contact” counts every channel: a check-in she sent or your reply, a message from the team, a comment on her journal, a session
+        marked done. Her own message alone does not count until someone answers it. Each contact starts the count to her next check-in
+        again, and reminder mails follow it.
+      </p>
     </Page>
   );
 }

@@ -1,9 +1,26 @@
-import { useQuery } from '@tanstack/react-query';
-import { AlarmClock, CalendarClock, CreditCard, LifeBuoy, type LucideIcon, MessageSquareReply, Star, Users } from 'lucide-react';
-import { Link } from 'wouter';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  AlarmClock,
+  CalendarClock,
+  CreditCard,
+  FileText,
+  LifeBuoy,
+  type LucideIcon,
+  MessageSquareReply,
+  MessagesSquare,
+  ReceiptIndianRupee,
+  Star,
+  Users,
+  UtensilsCrossed,
+} from 'lucide-react';
+import { Link, useLocation } from 'wouter';
+import type { OverviewEvent } from '../../../../server/admin/overview/schema';
+import { LAB_REPORTS_NEW_DAYS } from '../../../../server/admin/overview/schema';
 import { followUpViewHref } from '../../../../server/check-in/schema';
 import { Card } from '../../../components/ui/Card';
+import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
+import { useLiveSubscription } from '../../../lib/use-live-subscription';
 import { VisitsChart } from '../charts/VisitsChart';
 import { LoadError, Loading, Page } from '../ui';
 import { OperationalHealth } from './OperationalHealth';
@@ -12,6 +29,7 @@ import { TodayAppointments } from '../../appointments/console/CalendarPage';
 export function OverviewPage() {
   const trpc = useTRPC();
   const overview = useQuery(trpc.admin.overview.get.queryOptions());
+  useLiveOverview();
   return (
     <Page title="Overview" lead="What needs attention today, and how the site is doing.">
       {overview.isPending ? (
@@ -20,8 +38,38 @@ export function OverviewPage() {
         <LoadError error={overview.error} onRetry={() => void overview.refetch()} />
       ) : (
         <div className="flex flex-col gap-5">
-          {/* The dietitian's own daily work comes first: replies owed and clients whose check-in is late. */}
-          <div className="grid grid-cols-2 gap-3" data-testid="overview-follow-ups">
+          {/* The dietitian's own daily work comes first: what waits for her, live; each count opens the page that clears it. */}
+          <div className="grid grid-cols-2 gap-3 lg:grid-cols-3" data-testid="overview-follow-ups">
+            <Stat
+              href="/messages"
+              Icon={MessagesSquare}
+              label="Unread messages"
+              value={overview.data.unreadMessages}
+              hint="from clients, not read yet"
+            />
+            <Stat
+              href="/payments"
+              Icon={ReceiptIndianRupee}
+              label="Claims to confirm"
+              value={overview.data.claimsToConfirm}
+              hint="payments clients reported"
+            />
+            <Stat
+              href={
+                overview.data.newLabReports.newestClientId === null ? '/clients' : `/clients/${overview.data.newLabReports.newestClientId}`
+              }
+              Icon={FileText}
+              label="New lab reports"
+              value={overview.data.newLabReports.count}
+              hint={`added by clients, last ${LAB_REPORTS_NEW_DAYS} days`}
+            />
+            <Stat
+              href={followUpViewHref('no-meals')}
+              Icon={UtensilsCrossed}
+              label="No meals logged"
+              value={overview.data.clientsWithoutMeals}
+              hint="clients, none in 7 days"
+            />
             <Stat
               href={followUpViewHref('awaiting-reply')}
               Icon={MessageSquareReply}
@@ -76,6 +124,34 @@ export function OverviewPage() {
       )}
     </Page>
   );
+}
+
+/**
+ * The counts follow every message, receipt, claim, meal, check-in and contact
+ * (admin.overview.events); a client's new lab report is also told in a toast.
+ * Reloads that arrive together are one: the query is invalidated, and React
+ * Query keeps one fetch in flight.
+ */
+function useLiveOverview() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: trpc.admin.overview.get.queryKey() });
+  useLiveSubscription({
+    resumable: false,
+    options: (_lastEventId, handlers) => trpc.admin.overview.events.subscriptionOptions(undefined, handlers),
+    onReady: refresh,
+    onEvent: (event: OverviewEvent) => {
+      refresh();
+      if (event.kind === 'lab-report') {
+        const { clientId } = event;
+        toast.info('A client added a lab report', {
+          description: 'It is on her record, under Documents.',
+          action: { label: 'Open', onClick: () => navigate(`/clients/${clientId}`) },
+        });
+      }
+    },
+  });
 }
 
 function Stat({ href, Icon, label, value, hint }: { href: string; Icon: LucideIcon; label: string; value: number | string; hint: string }) {
