@@ -27,6 +27,7 @@ import * as consultationHolds from './2026-11-28T0600_consultation_holds.js';
 import * as pushOwnershipAndVapid from './2026-11-28T0610_push_ownership_and_vapid.js';
 import * as claimUtrOpenOnce from './2026-11-28T0620_claim_utr_open_once.js';
 import * as callGuestLinks from './2026-11-28T1000_call_guest_links.js';
+import * as callSeatClaimedAt from './2026-11-28T1001_call_seat_claimed_at.js';
 import * as offlinePayments from './2026-11-28T1060_offline_payments.js';
 
 /**
@@ -63,5 +64,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0610_push_ownership_and_vapid': pushOwnershipAndVapid,
   '2026-11-28T0620_claim_utr_open_once': claimUtrOpenOnce,
   '2026-11-28T1000_call_guest_links': callGuestLinks,
+  '2026-11-28T1001_call_seat_claimed_at': callSeatClaimedAt,
   '2026-11-28T1060_offline_payments': offlinePayments,
 };

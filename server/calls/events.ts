@@ -22,11 +22,14 @@ const PIECES_KEPT_MS = 10_000;
 export type CallNote =
   | { kind: 'signal'; appointmentId: number; toPeer: string; fromPeer: string; signal: CallSignal }
   /** A side's place was taken (peerId) or left (null). */
-  | { kind: 'seat'; appointmentId: number; side: CallSide; peerId: string | null };
+  | { kind: 'seat'; appointmentId: number; side: CallSide; peerId: string | null }
+  /** The call's guest links were revoked: a guest's page leaves at once. */
+  | { kind: 'revoked'; appointmentId: number };
 
 /** On the wire: a seat change, or one piece of a signal. */
 type WireNote =
   | { k: 'seat'; a: number; side: CallSide; peer: string | null }
+  | { k: 'rev'; a: number }
   | { k: 'sig'; a: number; to: string; from: string; id: string; i: number; n: number; d: string };
 
 const isId = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) > 0;
@@ -35,6 +38,7 @@ const isText = (s: unknown): s is string => typeof s === 'string' && s.length > 
 function isWireNote(value: unknown): value is WireNote {
   const v = value as Partial<Record<string, unknown>> | null;
   if (typeof v !== 'object' || v === null || !isId(v.a)) return false;
+  if (v.k === 'rev') return true;
   if (v.k === 'seat') return (v.side === 'client' || v.side === 'team') && (v.peer === null || isText(v.peer));
   if (v.k === 'sig')
     return (
@@ -54,6 +58,8 @@ export type CallsBus = LiveSource<CallNote> & {
   sendSignal(db: Kysely<Database>, note: Extract<CallNote, { kind: 'signal' }>): Promise<void>;
   /** Tells both sides that a place was taken or left; call inside the transaction that changed it. */
   publishSeat(trx: Db, note: Extract<CallNote, { kind: 'seat' }>): Promise<void>;
+  /** Tells a guest's page that her link was revoked; call inside the transaction that revoked it. */
+  publishRevoked(trx: Db, note: Extract<CallNote, { kind: 'revoked' }>): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 };
@@ -68,6 +74,7 @@ export function createCallsBus(handle: DbHandle, onError: (err: Error) => void =
     for (const l of listeners) l(note);
   };
   const receive = (w: WireNote) => {
+    if (w.k === 'rev') return tell({ kind: 'revoked', appointmentId: w.a });
     if (w.k === 'seat') return tell({ kind: 'seat', appointmentId: w.a, side: w.side, peerId: w.peer });
     const now = Date.now();
     let entry = pieces.get(w.id);
@@ -119,6 +126,9 @@ export function createCallsBus(handle: DbHandle, onError: (err: Error) => void =
     },
     async publishSeat(trx, note) {
       await source.publish(trx, { k: 'seat', a: note.appointmentId, side: note.side, peer: note.peerId });
+    },
+    async publishRevoked(trx, note) {
+      await source.publish(trx, { k: 'rev', a: note.appointmentId });
     },
     start: () => source.start(),
     stop: async () => {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import { createLinkSigner } from '../http/signed-link.js';
 import * as repo from './repo.js';
-import { CALL_OPENS_BEFORE_MS } from './schema.js';
+import { CALL_GRACE_AFTER_MS, CALL_OPENS_BEFORE_MS } from './schema.js';
 
 /**
  * The link a visitor joins her free consultation's call with, without an
@@ -89,4 +89,23 @@ export async function checkGuestPass(
   const opensAt = new Date(appointment.starts_at.getTime() - CALL_OPENS_BEFORE_MS);
   if (now < opensAt) return { ok: false, reason: 'early', opensAt };
   return { ok: true, version };
+}
+
+/** A guest pass as one string, for the WebSocket's connection parameters: `<appointment>.<version>.<exp>.<sig>`. */
+export const guestPassText = (pass: GuestPass) => `${pass.appointmentId}.${pass.v}.${pass.exp}.${pass.sig}`;
+
+/**
+ * Until when a socket opened with this guest pass may stay without a session:
+ * the link's end plus the call's grace, when the pass is signed by us (no
+ * database read: each call through the socket checks the pass in full); null
+ * for anything else, which is then an ordinary socket without a session.
+ */
+export function guestSocketUntil(secret: string, text: unknown, now: number): Date | null {
+  if (typeof text !== 'string' || text.length > 120) return null;
+  const m = /^(\d{1,9})\.(\d{1,9})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(text);
+  if (!m) return null;
+  const [, id, v, exp, sig] = m as unknown as [string, string, string, string, string];
+  const checked = links.check(secret, subjectOf(Number(id), Number(v)), { exp, sig }, now);
+  if (!checked.ok) return null;
+  return new Date(Number(exp) * 1000 + CALL_GRACE_AFTER_MS);
 }

@@ -14,6 +14,8 @@ export type CallAppointment = {
   ends_at: Date;
   client_first_name: string | null;
   dietitian_first_name: string | null;
+  /** A visitor's name as she gave it in her consultation request (null when the appointment has none). */
+  visitor_name: string | null;
 };
 
 export function findAppointment(db: Db, id: number): Promise<CallAppointment | undefined> {
@@ -21,6 +23,7 @@ export function findAppointment(db: Db, id: number): Promise<CallAppointment | u
     .selectFrom('appointments as a')
     .leftJoin('users as c', 'c.id', 'a.client_id')
     .leftJoin('users as d', 'd.id', 'a.dietitian_id')
+    .leftJoin('consultations as v', 'v.id', 'a.consultation_id')
     .select([
       'a.id',
       'a.client_id',
@@ -31,6 +34,7 @@ export function findAppointment(db: Db, id: number): Promise<CallAppointment | u
       'a.ends_at',
       'c.first_name as client_first_name',
       'd.first_name as dietitian_first_name',
+      'v.name as visitor_name',
     ])
     .where('a.id', '=', id)
     .executeTakeFirst();
@@ -65,7 +69,7 @@ export async function claimSeat(
     .executeTakeFirst();
   if (before && before.user_id !== seat.userId && before.seen_at > seat.staleBefore)
     return { claimed: false, previousPeer: before.peer_id };
-  const row = { user_id: seat.userId, peer_id: seat.peerId, claim_id: seat.claimId, seen_at: seat.now };
+  const row = { user_id: seat.userId, peer_id: seat.peerId, claim_id: seat.claimId, seen_at: seat.now, claimed_at: seat.now };
   await trx
     .insertInto('call_seats')
     .values({ appointment_id: seat.appointmentId, side: seat.side, ...row })
@@ -167,4 +171,54 @@ export async function raiseGuestLinkVersion(trx: Db, appointmentId: number, by: 
     .returning('version')
     .executeTakeFirstOrThrow();
   return row.version;
+}
+
+/** Puts a guest out of the client's place (her link was revoked); whether one was there. */
+export async function releaseGuestSeat(trx: Db, appointmentId: number): Promise<boolean> {
+  const r = await trx
+    .deleteFrom('call_seats')
+    .where('appointment_id', '=', appointmentId)
+    .where('side', '=', 'client')
+    .where('user_id', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/**
+ * Calls where the client's place is held (seen after `freshAfter`) and the
+ * care team's is not, for sessions still open now: someone is waiting. The
+ * primary key serves the seat lookups; the list is small by nature (bounded).
+ */
+export function waitingCalls(db: Db, freshAfter: Date, now: Date) {
+  return db
+    .selectFrom('call_seats as s')
+    .innerJoin('appointments as a', 'a.id', 's.appointment_id')
+    .leftJoin('users as c', 'c.id', 'a.client_id')
+    .leftJoin('consultations as v', 'v.id', 'a.consultation_id')
+    .select([
+      's.appointment_id',
+      's.claimed_at as waiting_since',
+      'a.client_id',
+      'a.starts_at',
+      'c.first_name as client_first_name',
+      'v.name as visitor_name',
+    ])
+    .where('s.side', '=', 'client')
+    .where('s.seen_at', '>', freshAfter)
+    .where('a.status', 'in', ['booked', 'done'])
+    .where('a.ends_at', '>', new Date(now.getTime() - 30 * 60_000))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('call_seats as t')
+            .select('t.appointment_id')
+            .whereRef('t.appointment_id', '=', 's.appointment_id')
+            .where('t.side', '=', 'team')
+            .where('t.seen_at', '>', freshAfter),
+        ),
+      ),
+    )
+    .orderBy('s.claimed_at')
+    .limit(50)
+    .execute();
 }

@@ -67,7 +67,38 @@ export type CallEvent =
   /** The other side's page closed or lost its connection for good. */
   | { kind: 'left' }
   /** This person opened the call in another tab or device: this page is out of the call. */
-  | { kind: 'replaced' };
+  | { kind: 'replaced' }
+  /** A guest's link was revoked by the care team: her page is out of the call and the link refuses. */
+  | { kind: 'revoked' };
+
+/** The console's hint that a call's places changed: it loads who is waiting again. */
+export type SeatsEvent = { kind: 'ready' } | { kind: 'seats' };
+
+/** A guest link's parts as the guest page read them from its address (checked on the server, guest-link.ts). */
+export const guestPassInput = z.object({
+  appointmentId,
+  v: z.string().max(12, 'The link is not complete').regex(/^\d+$/, 'The link is not complete'),
+  exp: z.string().max(14, 'The link is not complete').regex(/^\d+$/, 'The link is not complete'),
+  sig: z
+    .string()
+    .max(64, 'The link is not complete')
+    .regex(/^[A-Za-z0-9_-]+$/, 'The link is not complete'),
+});
+export const guestInput = z.object({ pass: guestPassInput });
+export const guestJoinInput = z.object({ pass: guestPassInput, peerId });
+export const guestSignalInput = z.object({ pass: guestPassInput, peerId, signal: callSignal });
+
+export const waitingCall = z.object({
+  appointmentId: z.number(),
+  /** The client's first name, or the visitor's name from her request. */
+  name: z.string(),
+  guest: z.boolean(),
+  startsAt: z.date(),
+  waitingSince: z.date(),
+});
+export type WaitingCall = z.infer<typeof waitingCall>;
+
+export const guestLinkInfo = z.object({ url: z.string(), expiresAt: z.date() });
 
 export const callWindowState = z.enum(['early', 'open', 'closed']);
 export type CallWindowState = z.infer<typeof callWindowState>;
@@ -83,6 +114,10 @@ export const callInfo = z.object({
   state: callWindowState,
   side: z.enum(CALL_SIDES),
   clientId: z.number().nullable(),
+  /** This page is a visitor's, in through her guest link. */
+  guest: z.boolean(),
+  /** A visitor's name from her consultation request (sessions without a client account). */
+  visitorName: z.string().nullable(),
   /** The person on the other side, by first name (the care team when the client looks). */
   otherName: z.string(),
   /** The dietitian's external meeting link, for those who prefer it. */

@@ -6,6 +6,7 @@ import type { Database } from '../db/index.js';
 import type { IceServer } from '../env.js';
 import { AppError } from '../errors.js';
 import type { CallsBus } from './events.js';
+import { checkGuestPass, type GuestPass, type GuestRefusal, guestCallLink } from './guest-link.js';
 import * as repo from './repo.js';
 import {
   CALL_GRACE_AFTER_MS,
@@ -27,7 +28,13 @@ import { iceServersFor } from './turn.js';
  * send, and it sends only to the page holding the other place.
  */
 
-export type CallsDeps = { db: Kysely<Database>; callsBus: CallsBus; config: { iceServers: IceServer[]; turnSecret: string | undefined } };
+export type CallsDeps = {
+  db: Kysely<Database>;
+  callsBus: CallsBus;
+  /** The app secret: guest links are signed with it. */
+  secret: string;
+  config: { iceServers: IceServer[]; turnSecret: string | undefined };
+};
 
 /** A place is held while its page's subscription refreshes it (every SEAT_BEAT_MS); after SEAT_STALE_MS it is free. */
 export const SEAT_BEAT_MS = 15_000;
@@ -39,14 +46,15 @@ const NOTES_LISTED = 100;
 const noSuchCall = () => new AppError('NOT_FOUND', 'There is no such call.');
 const other = (side: CallSide): CallSide => (side === 'client' ? 'team' : 'client');
 
-type Call = { appointment: repo.CallAppointment; side: CallSide };
+/** A call as one participant sees it: a signed-in person (userId) or a visitor in by her guest link (userId null). */
+type Call = { appointment: repo.CallAppointment; side: CallSide; userId: number | null };
 
 /** The appointment and this person's side of its call; NOT_FOUND for anyone who is not one of its two sides. */
 async function callOf(db: Kysely<Database>, actor: SessionUser, appointmentId: number): Promise<Call> {
   const appointment = await repo.findAppointment(db, appointmentId);
   if (!appointment) throw noSuchCall();
-  if (actor.role === ROLE.admin) return { appointment, side: 'team' };
-  if (actor.role === ROLE.client && appointment.client_id === actor.id) return { appointment, side: 'client' };
+  if (actor.role === ROLE.admin) return { appointment, side: 'team', userId: actor.id };
+  if (actor.role === ROLE.client && appointment.client_id === actor.id) return { appointment, side: 'client', userId: actor.id };
   throw noSuchCall();
 }
 
@@ -59,7 +67,10 @@ export function callWindow(a: { starts_at: Date; ends_at: Date; status: string }
 
 /** The call, when it may be held now; FORBIDDEN with the reason otherwise. */
 async function openCall(db: Kysely<Database>, actor: SessionUser, appointmentId: number, now: Date): Promise<Call & { closesAt: Date }> {
-  const call = await callOf(db, actor, appointmentId);
+  return whenOpen(await callOf(db, actor, appointmentId), now);
+}
+
+function whenOpen(call: Call, now: Date): Call & { closesAt: Date } {
   const { state, closesAt } = callWindow(call.appointment, now);
   if (state === 'early') throw new AppError('FORBIDDEN', 'The call opens 10 minutes before the appointment starts.');
   if (state === 'closed')
@@ -73,7 +84,11 @@ async function openCall(db: Kysely<Database>, actor: SessionUser, appointmentId:
 }
 
 export async function getCall(db: Kysely<Database>, actor: SessionUser, appointmentId: number, now: Date): Promise<CallInfo> {
-  const { appointment: a, side } = await callOf(db, actor, appointmentId);
+  return callInfoOf(db, await callOf(db, actor, appointmentId), now);
+}
+
+async function callInfoOf(db: Kysely<Database>, call: Call, now: Date): Promise<CallInfo> {
+  const { appointment: a, side } = call;
   const { opensAt, closesAt, state } = callWindow(a, now);
   return {
     appointmentId: a.id,
@@ -86,15 +101,24 @@ export async function getCall(db: Kysely<Database>, actor: SessionUser, appointm
     state,
     side,
     clientId: a.client_id,
-    otherName: (side === 'team' ? a.client_first_name : a.dietitian_first_name) ?? (side === 'team' ? 'your visitor' : 'your dietitian'),
+    otherName:
+      (side === 'team' ? (a.client_first_name ?? a.visitor_name) : a.dietitian_first_name) ??
+      (side === 'team' ? 'your visitor' : 'your dietitian'),
+    guest: call.userId === null,
+    visitorName: a.client_id === null ? a.visitor_name : null,
     fallbackUrl: await repo.fallbackUrlOf(db, a.dietitian_id),
   };
 }
 
 /** STUN/TURN for this person and this call: TURN credentials made from TURN_SECRET expire when the call closes. */
 export async function iceConfig(deps: CallsDeps, actor: SessionUser, appointmentId: number, now: Date) {
-  const { closesAt } = await openCall(deps.db, actor, appointmentId, now);
-  return { iceServers: iceServersFor(deps.config.iceServers, deps.config.turnSecret, actor.id, closesAt), expiresAt: closesAt };
+  return iceConfigOf(deps, await openCall(deps.db, actor, appointmentId, now));
+}
+
+function iceConfigOf(deps: CallsDeps, call: Call & { closesAt: Date }) {
+  // A guest's TURN name says which call it was made for (she has no user id).
+  const who = call.userId ?? `guest-${call.appointment.id}`;
+  return { iceServers: iceServersFor(deps.config.iceServers, deps.config.turnSecret, who, call.closesAt), expiresAt: call.closesAt };
 }
 
 export type HeldSeat = { appointmentId: number; side: CallSide; peerId: string; claimId: string };
@@ -105,11 +129,16 @@ export type HeldSeat = { appointmentId: number; side: CallSide; peerId: string; 
  * that held it learns it was replaced).
  */
 export async function takeSeat(deps: CallsDeps, actor: SessionUser, appointmentId: number, peerId: string, now: Date): Promise<HeldSeat> {
-  const { side } = await openCall(deps.db, actor, appointmentId, now);
+  return takeSeatOf(deps, await openCall(deps.db, actor, appointmentId, now), peerId, now);
+}
+
+async function takeSeatOf(deps: CallsDeps, call: Call, peerId: string, now: Date): Promise<HeldSeat> {
+  const { side, userId } = call;
+  const appointmentId = call.appointment.id;
   const claimId = randomUUID();
   const staleBefore = new Date(now.getTime() - SEAT_STALE_MS);
   const claimed = await deps.db.transaction().execute(async (trx) => {
-    const r = await repo.claimSeat(trx, { appointmentId, side, userId: actor.id, peerId, claimId, now, staleBefore });
+    const r = await repo.claimSeat(trx, { appointmentId, side, userId, peerId, claimId, now, staleBefore });
     if (r.claimed) await deps.callsBus.publishSeat(trx, { kind: 'seat', appointmentId, side, peerId });
     return r.claimed;
   });
@@ -143,13 +172,22 @@ export async function sendSignal(
   input: { appointmentId: number; peerId: string; signal: CallSignal },
   now: Date,
 ): Promise<{ delivered: boolean }> {
-  const { side } = await openCall(deps.db, actor, input.appointmentId, now);
+  return sendSignalOf(deps, await openCall(deps.db, actor, input.appointmentId, now), input, now);
+}
+
+async function sendSignalOf(
+  deps: CallsDeps,
+  call: Call,
+  input: { appointmentId: number; peerId: string; signal: CallSignal },
+  now: Date,
+): Promise<{ delivered: boolean }> {
+  const { side } = call;
   const staleBefore = now.getTime() - SEAT_STALE_MS;
   const [mine, theirs] = await Promise.all([
     repo.findSeat(deps.db, input.appointmentId, side),
     repo.findSeat(deps.db, input.appointmentId, other(side)),
   ]);
-  if (!mine || mine.user_id !== actor.id || mine.peer_id !== input.peerId)
+  if (!mine || mine.user_id !== call.userId || mine.peer_id !== input.peerId)
     throw new AppError('CONFLICT', 'This page is not in the call (it was opened elsewhere). Reload to join again.');
   if (!theirs || theirs.seen_at.getTime() <= staleBefore) return { delivered: false };
   await deps.callsBus.sendSignal(deps.db, {
@@ -163,7 +201,7 @@ export async function sendSignal(
 }
 
 /** The page-holding viewer of the call's stream (streams.ts). */
-export type CallViewer = { appointmentId: number; side: CallSide; peerId: string };
+export type CallViewer = { appointmentId: number; side: CallSide; peerId: string; guest: boolean };
 
 // ——— After the call: the dietitian's notes and settings ———
 
@@ -216,4 +254,104 @@ export async function callSettings(db: Kysely<Database>, actor: SessionUser) {
 export async function saveCallSettings(db: Kysely<Database>, actor: SessionUser, input: { fallbackUrl: string | null }, now: Date) {
   await repo.saveFallbackUrl(db, actor.id, input.fallbackUrl, now);
   return { fallbackUrl: input.fallbackUrl };
+}
+
+// ——— A visitor's guest link (guest-link.ts): the same call, the client's place, no account ———
+
+const GUEST_REFUSALS: Record<GuestRefusal, string> = {
+  invalid: 'This link does not open this call. Use the link in your booking mail, exactly as it came.',
+  revoked: 'This link has been replaced by a newer one. Use the latest link we sent you.',
+  expired: 'This consultation has ended, so its link no longer opens the call.',
+  early: 'The call opens 10 minutes before the consultation starts.',
+  cancelled: 'This consultation was cancelled, so its call is closed.',
+};
+
+function guestRefusal(reason: GuestRefusal): AppError {
+  return new AppError(reason === 'invalid' ? 'NOT_FOUND' : 'FORBIDDEN', GUEST_REFUSALS[reason], { details: { reason } });
+}
+
+/**
+ * The call a guest pass opens, as the client's side. `early` passes only for
+ * the page (which then shows when it opens); `expired` only for a guest who
+ * already holds her place (a session that runs over is not cut off).
+ */
+async function guestCallOf(deps: CallsDeps, pass: GuestPass, now: Date, allow: { early?: boolean; expired?: boolean } = {}): Promise<Call> {
+  const appointment = await repo.findAppointment(deps.db, pass.appointmentId);
+  if (!appointment) throw guestRefusal('invalid');
+  const check = await checkGuestPass(deps.db, deps.secret, pass, appointment, now);
+  if (!check.ok && !(check.reason === 'early' && allow.early) && !(check.reason === 'expired' && allow.expired))
+    throw guestRefusal(check.reason);
+  return { appointment, side: 'client', userId: null };
+}
+
+export async function getGuestCall(deps: CallsDeps, pass: GuestPass, now: Date): Promise<CallInfo> {
+  return callInfoOf(deps.db, await guestCallOf(deps, pass, now, { early: true }), now);
+}
+
+export async function guestIceConfig(deps: CallsDeps, pass: GuestPass, now: Date) {
+  return iceConfigOf(deps, whenOpen(await guestCallOf(deps, pass, now), now));
+}
+
+export async function takeGuestSeat(deps: CallsDeps, pass: GuestPass, peerId: string, now: Date): Promise<HeldSeat> {
+  return takeSeatOf(deps, whenOpen(await guestCallOf(deps, pass, now), now), peerId, now);
+}
+
+export async function sendGuestSignal(
+  deps: CallsDeps,
+  pass: GuestPass,
+  input: { peerId: string; signal: CallSignal },
+  now: Date,
+): Promise<{ delivered: boolean }> {
+  const call = whenOpen(await guestCallOf(deps, pass, now, { expired: true }), now);
+  return sendSignalOf(deps, call, { appointmentId: pass.appointmentId, ...input }, now);
+}
+
+/** An appointment a guest link may be made for: a visitor's, with no client account (yet). */
+async function visitorCallOf(deps: CallsDeps, actor: SessionUser, appointmentId: number): Promise<repo.CallAppointment> {
+  const { appointment } = await callOf(deps.db, actor, appointmentId);
+  if (actor.role !== ROLE.admin) throw noSuchCall();
+  if (appointment.client_id !== null)
+    throw new AppError('CONFLICT', 'This session is with a client who signs in: their call page needs no guest link.');
+  return appointment;
+}
+
+/** The current guest link of a visitor's session, for the dietitian to copy and send (the booking mail has it too). */
+export async function guestLinkFor(deps: CallsDeps & { baseUrl: string }, actor: SessionUser, appointmentId: number, now: Date) {
+  const appointment = await visitorCallOf(deps, actor, appointmentId);
+  const link = await guestCallLink(
+    deps.db,
+    deps.secret,
+    { id: appointment.id, endsAt: appointment.ends_at },
+    { baseUrl: deps.baseUrl, now },
+  );
+  return { url: link.url, expiresAt: link.expiresAt };
+}
+
+/**
+ * Revokes every guest link of the session made so far: each refuses from now
+ * on, and a guest in the call is put out of it at once. The link made next
+ * (guestLinkFor) works.
+ */
+export async function revokeGuestLinks(deps: CallsDeps & { baseUrl: string }, actor: SessionUser, appointmentId: number, now: Date) {
+  await visitorCallOf(deps, actor, appointmentId);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.raiseGuestLinkVersion(trx, appointmentId, actor.id, now);
+    const left = await repo.releaseGuestSeat(trx, appointmentId);
+    if (left) await deps.callsBus.publishSeat(trx, { kind: 'seat', appointmentId, side: 'client', peerId: null });
+    await deps.callsBus.publishRevoked(trx, { kind: 'revoked', appointmentId });
+  });
+  return guestLinkFor(deps, actor, appointmentId, now);
+}
+
+// ——— Who is waiting: a client (or guest) in a call the care team has not joined ———
+
+export async function waitingCalls(db: Kysely<Database>, now: Date) {
+  const rows = await repo.waitingCalls(db, new Date(now.getTime() - SEAT_STALE_MS), now);
+  return rows.map((r) => ({
+    appointmentId: r.appointment_id,
+    name: r.client_first_name ?? r.visitor_name ?? 'A visitor',
+    guest: r.client_id === null,
+    startsAt: r.starts_at,
+    waitingSince: r.waiting_since,
+  }));
 }

@@ -8,7 +8,7 @@ import type { IceServer } from '../env.js';
  * the same secret and refuses the username once its time has passed, so
  * nothing is shared with it per call and nothing lasts beyond the call.
  */
-export function turnCredentials(secret: string, userId: number, expiresAt: Date): { username: string; credential: string } {
+export function turnCredentials(secret: string, userId: number | string, expiresAt: Date): { username: string; credential: string } {
   const username = `${Math.floor(expiresAt.getTime() / 1000)}:${userId}`;
   const credential = createHmac('sha1', secret).update(username).digest('base64');
   return { username, credential };
@@ -22,7 +22,7 @@ const isTurn = (url: string) => /^turns?:/i.test(url);
  * from TURN_SECRET that expire with the call. A TURN server with neither is
  * left out (it would only fail).
  */
-export function iceServersFor(servers: IceServer[], secret: string | undefined, userId: number, expiresAt: Date): IceServer[] {
+export function iceServersFor(servers: IceServer[], secret: string | undefined, userId: number | string, expiresAt: Date): IceServer[] {
   const made = secret ? turnCredentials(secret, userId, expiresAt) : null;
   const out: IceServer[] = [];
   for (const server of servers) {

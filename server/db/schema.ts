@@ -755,6 +755,7 @@ export interface CallSeatsTable {
   peer_id: string;
   claim_id: string;
   seen_at: Timestamp;
+  claimed_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 /** The version of an appointment's guest call links: a link signed for an older version, or revoked, is refused. */

@@ -16,6 +16,8 @@ export interface SocketSession {
   currentUser(): Promise<SessionUser | null>;
   /** Synchronous check for streams that are already running (subscription events). */
   isLive(): boolean;
+  /** Opened without a session by a visitor's call page with a signed guest link: only public procedures answer it. */
+  readonly guest: boolean;
   /** The socket and its TCP stream, for the live channel's writer (live-channel.ts). */
   readonly connection: LiveConnection;
   /**
@@ -46,7 +48,7 @@ export function createSocketSessions(sessions: LiveSessions, opts: { unauthentic
     for (const entry of [...(affected ?? [])]) void entry.recheck();
   });
 
-  function attach(ws: WebSocket, token: string | null, stream?: Duplex): SocketSession {
+  function attach(ws: WebSocket, token: string | null, stream?: Duplex, guestUntil: Date | null = null): SocketSession {
     let user: SessionUser | null = null;
     let everLive = false;
     let ended = false;
@@ -96,8 +98,14 @@ export function createSocketSessions(sessions: LiveSessions, opts: { unauthentic
       clearTimeout(expiryTimer);
       user = next;
       if (!next) {
-        // A session that ended (revoked, expired, user deactivated) closes its socket now; one that never began gets a moment.
+        // A session that ended (revoked, expired, user deactivated) closes its socket now; one that never began gets a moment
+        // (a guest's socket, until its link's call has closed).
         if (everLive) entry.end('Your session has ended.');
+        else if (guestUntil)
+          graceTimer ??= setTimeout(
+            () => entry.end('This call has closed.'),
+            Math.min(Math.max(0, guestUntil.getTime() - Date.now()), MAX_TIMER_MS),
+          );
         else graceTimer ??= setTimeout(() => entry.end('Please sign in first.'), graceMs);
         return;
       }
@@ -125,7 +133,9 @@ export function createSocketSessions(sessions: LiveSessions, opts: { unauthentic
         adopt(found);
         return ended ? null : found;
       },
-      isLive: () => !ended && user !== null && user.expiresAt.getTime() > Date.now(),
+      isLive: () =>
+        !ended && (user !== null ? user.expiresAt.getTime() > Date.now() : guestUntil !== null && guestUntil.getTime() > Date.now()),
+      guest: guestUntil !== null,
       connection: { ws, stream },
       claimSubscription() {
         if (subscriptions >= maxSubscriptions) {

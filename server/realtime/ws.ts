@@ -8,6 +8,7 @@ import { echoRequestIds } from './request-ids.js';
 import { createContextInner } from '../trpc/context.js';
 import { closeSocketsGracefully, createWsAdmission } from './ws-admission.js';
 import { appRouter } from '../trpc/root.js';
+import { guestSocketUntil } from '../calls/guest-link.js';
 import { frameEncoder } from './frames.js';
 import { createSocketSessions } from './socket-sessions.js';
 
@@ -31,10 +32,12 @@ export function attachTrpcWebSocket(server: Server, deps: AppDeps) {
     keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
     createContext: ({ req, res, info }) => {
       const token = typeof info.connectionParams?.token === 'string' && info.connectionParams.token ? info.connectionParams.token : null;
+      // A visitor's call page has no session: a well-signed guest link keeps its socket open for that call's guest procedures.
+      const guestUntil = token ? null : guestSocketUntil(deps.secret, info.connectionParams?.callGuest, Date.now());
       return createContextInner({
         deps,
         // The upgrade's socket is the request's (node:http): the channel writes frames made once straight to it.
-        socket: sockets.attach(res, token, req.socket),
+        socket: sockets.attach(res, token, req.socket, guestUntil),
         meta: {
           ...incomingMeta(req, deps.config.trustProxy),
           requestId: requestIds.of(req),

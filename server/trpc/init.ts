@@ -103,7 +103,8 @@ function guard<A extends Access>(access: A) {
       } catch (err) {
         throw asOutage(err);
       }
-      if (!user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
+      // A visitor's call page (a socket with a signed guest link, no session) may call public procedures only.
+      if (!user && !(access === 'public' && ctx.socket.guest)) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
     }
     if (access !== 'public' && !user) throw new AppError('UNAUTHORIZED', SESSION_EXPIRED);
     if (access === 'admin' && user?.role !== ROLE.admin) throw new AppError('FORBIDDEN', 'Only dietitians can do that.');

@@ -351,7 +351,7 @@ const expectedColumns = {
   ],
   progress_photos: ['id', 'client_id', 'date', 'pose', 'attachment_id', 'uploaded_by', 'client_request_id', 'created_at'],
   documents: ['id', 'client_id', 'kind', 'title', 'date', 'attachment_id', 'uploaded_by', 'client_request_id', 'created_at'],
-  call_seats: ['appointment_id', 'side', 'user_id', 'peer_id', 'claim_id', 'seen_at'],
+  call_seats: ['appointment_id', 'side', 'user_id', 'peer_id', 'claim_id', 'seen_at', 'claimed_at'],
   session_notes: ['id', 'appointment_id', 'client_id', 'author_id', 'body', 'created_at', 'updated_at'],
   call_settings: ['dietitian_id', 'fallback_url', 'updated_at'],
   call_guest_links: ['appointment_id', 'version', 'revoked_at', 'revoked_by', 'created_at', 'updated_at'],

@@ -1,6 +1,18 @@
 import { z } from 'zod';
-import { appointmentInput, callSettings, callSettingsInput, clientNotesInput, saveNotesInput, sessionNote } from '../../calls/schema.js';
+import { publicBaseUrl } from '../../auth/service.js';
+import {
+  appointmentInput,
+  callSettings,
+  callSettingsInput,
+  clientNotesInput,
+  guestLinkInfo,
+  saveNotesInput,
+  sessionNote,
+  waitingCall,
+} from '../../calls/schema.js';
 import * as calls from '../../calls/service.js';
+import { seatsStream } from '../../calls/streams.js';
+import { liveSubscriber } from '../../trpc/context.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 
 /**
@@ -29,4 +41,27 @@ export const callsAdminRouter = router({
     .input(callSettingsInput)
     .output(callSettings)
     .mutation(({ ctx, input }) => calls.saveCallSettings(ctx.deps.db, ctx.user, input, ctx.deps.clock())),
+  /** A visitor's session: its current guest link, to copy and send (the booking mail carries one too). */
+  guestLink: adminProcedure
+    .input(appointmentInput)
+    .output(guestLinkInfo)
+    .query(({ ctx, input }) =>
+      calls.guestLinkFor({ ...ctx.deps, baseUrl: publicBaseUrl(ctx.deps) }, ctx.user, input.appointmentId, ctx.deps.clock()),
+    ),
+  /** Revokes the session's guest links made so far (a guest in the call is put out at once); answers the new link. */
+  revokeGuestLink: adminProcedure
+    .input(appointmentInput)
+    .output(guestLinkInfo)
+    .mutation(({ ctx, input }) =>
+      calls.revokeGuestLinks({ ...ctx.deps, baseUrl: publicBaseUrl(ctx.deps) }, ctx.user, input.appointmentId, ctx.deps.clock()),
+    ),
+  /** Who is in a call now that no dietitian has joined, longest waiting first. */
+  waiting: adminProcedure
+    .input(z.void())
+    .output(z.array(waitingCall))
+    .query(({ ctx }) => calls.waitingCalls(ctx.deps.db, ctx.deps.clock())),
+  /** A hint each time someone comes into or leaves a call: the console loads `waiting` again. */
+  seats: adminProcedure.subscription(({ ctx, signal }) =>
+    ctx.deps.callsLive.open(seatsStream, { viewer: {}, ...liveSubscriber(ctx, signal) }),
+  ),
 });

@@ -11,7 +11,7 @@ import { errorMessage } from '../../lib/errors';
 import { useTRPC, useTRPCClient } from '../../lib/trpc';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CallNotice } from './CallNotice';
-import { CallSession, type CallSnapshot } from './call-session';
+import { CallSession, type CallSnapshot, memberTransport } from './call-session';
 import { SessionNotes } from './SessionNotes';
 
 const httpStatusOf = (error: unknown) => (error as { data?: { httpStatus?: number } } | null)?.data?.httpStatus ?? 500;
@@ -108,7 +108,10 @@ function Lobby({ info, onJoin }: { info: CallInfo; onJoin: () => void }) {
 
 function useCallSession(info: CallInfo) {
   const client = useTRPCClient();
-  const session = useMemo(() => new CallSession(client, info.appointmentId, info.side), [client, info.appointmentId, info.side]);
+  const session = useMemo(
+    () => new CallSession(memberTransport(client, info.appointmentId), info.side),
+    [client, info.appointmentId, info.side],
+  );
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
   useEffect(() => {
     void session.start();
@@ -130,6 +133,7 @@ const STATUS_TEXT: Record<CallSnapshot['status'], string> = {
   connected: 'Connected',
   reconnecting: 'Reconnecting…',
   replaced: 'You joined this call from another tab or device.',
+  revoked: 'This link was replaced by a newer one, so you left the call. Use the latest link we sent you.',
   ended: 'You left the call.',
   failed: 'The call could not start.',
 };
@@ -141,7 +145,7 @@ function InCall({ info, onLeave }: { info: CallInfo; onLeave: () => void }) {
   let status = STATUS_TEXT[s.status];
   if (s.status === 'waiting')
     status = s.otherLeft ? `${info.otherName} left the call. They can join again.` : `Waiting for ${info.otherName} to join…`;
-  const over = s.status === 'ended' || s.status === 'replaced' || s.status === 'failed';
+  const over = s.status === 'ended' || s.status === 'replaced' || s.status === 'revoked' || s.status === 'failed';
   return (
     <div className="flex flex-col gap-3">
       <Stage>

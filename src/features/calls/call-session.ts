@@ -1,5 +1,8 @@
-import type { CallEvent, CallSignal } from '../../../server/calls/schema';
+import type { z } from 'zod';
+import type { CallEvent, CallSignal, guestPassInput } from '../../../server/calls/schema';
 import type { trpcClient } from '../../lib/trpc';
+
+type GuestPassInput = z.infer<typeof guestPassInput>;
 
 /**
  * One side of a one-to-one call (issue 26, decision 120): the browser's
@@ -21,6 +24,8 @@ export type CallStatus =
   | 'reconnecting'
   /** This person opened the call elsewhere. */
   | 'replaced'
+  /** A guest's link was revoked by the care team. */
+  | 'revoked'
   | 'ended'
   | 'failed';
 
@@ -44,6 +49,31 @@ export type CallSnapshot = {
 };
 
 type Client = typeof trpcClient;
+
+/** How a page reaches its call: as a signed-in person (calls.*) or as a visitor with her guest link (calls.guest.*). */
+export type CallTransport = {
+  iceConfig(): Promise<{ iceServers: RTCIceServer[] }>;
+  join(peerId: string, handlers: { onData: (event: CallEvent) => void; onError: (err: unknown) => void }): { unsubscribe(): void };
+  signal(peerId: string, signal: CallSignal): Promise<unknown>;
+};
+
+export function memberTransport(client: Client, appointmentId: number): CallTransport {
+  return {
+    iceConfig: () => client.calls.iceConfig.query({ appointmentId }),
+    join: (peerId, h) =>
+      client.calls.join.subscribe({ appointmentId, peerId }, { onData: (e) => h.onData(e as unknown as CallEvent), onError: h.onError }),
+    signal: (peerId, signal) => client.calls.signal.mutate({ appointmentId, peerId, signal }),
+  };
+}
+
+export function guestTransport(client: Client, pass: GuestPassInput): CallTransport {
+  return {
+    iceConfig: () => client.calls.guest.iceConfig.query({ pass }),
+    join: (peerId, h) =>
+      client.calls.guest.join.subscribe({ pass, peerId }, { onData: (e) => h.onData(e as unknown as CallEvent), onError: h.onError }),
+    signal: (peerId, signal) => client.calls.guest.signal.mutate({ pass, peerId, signal }),
+  };
+}
 
 /** A connection "disconnected" this long is restarted (ICE restart) rather than waited for. */
 const DISCONNECTED_RESTART_MS = 3000;
@@ -96,8 +126,7 @@ export class CallSession {
   private stopped = false;
 
   constructor(
-    private readonly client: Client,
-    private readonly appointmentId: number,
+    private readonly transport: CallTransport,
     side: 'client' | 'team',
   ) {
     this.polite = side === 'client';
@@ -114,13 +143,22 @@ export class CallSession {
     for (const l of this.listeners) l();
   }
 
-  /** Camera and microphone, the ICE servers, then the signalling subscription. */
-  async start(): Promise<void> {
+  /**
+   * Camera and microphone (the ones the check before joining opened, when it
+   * did), the ICE servers, then the signalling subscription.
+   */
+  async start(checked?: { stream: MediaStream | null; muted: boolean; cameraOff: boolean }): Promise<void> {
     this.set({ status: 'starting', error: null });
     try {
-      const ice = await this.client.calls.iceConfig.query({ appointmentId: this.appointmentId });
+      const ice = await this.transport.iceConfig();
       this.iceServers = ice.iceServers;
-      const local = await this.openMedia({ audio: true, video: true });
+      const local = checked ? checked.stream : await this.openMedia({ audio: true, video: true });
+      if (checked) {
+        for (const t of local?.getAudioTracks() ?? []) t.enabled = !checked.muted;
+        for (const t of local?.getVideoTracks() ?? []) t.enabled = !checked.cameraOff;
+        this.set({ muted: checked.muted, cameraOff: checked.cameraOff });
+        if (!local) this.set({ error: 'Your camera and microphone are not available: the other side will not see or hear you.' });
+      }
       this.set({ localStream: local });
       await this.listDevices();
     } catch (err) {
@@ -128,13 +166,10 @@ export class CallSession {
       return;
     }
     if (this.stopped) return;
-    this.subscription = this.client.calls.join.subscribe(
-      { appointmentId: this.appointmentId, peerId: this.peerId },
-      {
-        onData: (event) => this.onEvent(event as CallEvent),
-        onError: (err) => this.set({ status: 'failed', error: messageOf(err) }),
-      },
-    );
+    this.subscription = this.transport.join(this.peerId, {
+      onData: (event) => this.onEvent(event),
+      onError: (err) => this.set({ status: 'failed', error: messageOf(err) }),
+    });
     window.addEventListener('online', this.onNetworkChange);
     (navigator as Navigator & { connection?: EventTarget }).connection?.addEventListener('change', this.onNetworkChange);
     this.statsTimer = setInterval(() => void this.checkStats(), STATS_EVERY_MS);
@@ -168,9 +203,7 @@ export class CallSession {
   private send(signal: CallSignal) {
     const next = this.sending.then(() =>
       // A page that has left sends nothing more (its seat is gone: the server would refuse it), its goodbye aside.
-      this.stopped && signal.kind !== 'bye'
-        ? undefined
-        : this.client.calls.signal.mutate({ appointmentId: this.appointmentId, peerId: this.peerId, signal }).catch(() => undefined),
+      this.stopped && signal.kind !== 'bye' ? undefined : this.transport.signal(this.peerId, signal).catch(() => undefined),
     );
     this.sending = next;
     return next;
@@ -192,7 +225,10 @@ export class CallSession {
     } else if (event.kind === 'replaced') {
       this.stop();
       this.set({ status: 'replaced' });
-    } else {
+    } else if (event.kind === 'revoked') {
+      this.stop();
+      this.set({ status: 'revoked', localStream: null, remoteStream: null });
+    } else if (event.kind === 'signal') {
       this.handling = this.handling.then(() => this.onSignal(event.from, event.signal)).catch(() => undefined);
     }
   }
