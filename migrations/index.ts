@@ -28,6 +28,7 @@ import * as pushOwnershipAndVapid from './2026-11-28T0610_push_ownership_and_vap
 import * as claimUtrOpenOnce from './2026-11-28T0620_claim_utr_open_once.js';
 import * as callGuestLinks from './2026-11-28T1000_call_guest_links.js';
 import * as callSeatClaimedAt from './2026-11-28T1001_call_seat_claimed_at.js';
+import * as consultationTimeZone from './2026-11-28T1010_consultation_time_zone.js';
 import * as offlinePayments from './2026-11-28T1060_offline_payments.js';
 
 /**
@@ -65,5 +66,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0620_claim_utr_open_once': claimUtrOpenOnce,
   '2026-11-28T1000_call_guest_links': callGuestLinks,
   '2026-11-28T1001_call_seat_claimed_at': callSeatClaimedAt,
+  '2026-11-28T1010_consultation_time_zone': consultationTimeZone,
   '2026-11-28T1060_offline_payments': offlinePayments,
 };

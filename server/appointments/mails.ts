@@ -2,6 +2,7 @@ import { createEvent, type EventAttributes } from 'ics';
 import { BRAND } from '../brand.js';
 import { composeMail } from '../mail/compose.js';
 import type { Mail, MailAttachment } from '../mail/mailer.js';
+import { visitorWords } from '../consultation/schema.js';
 import { APPOINTMENT_KIND_LABELS } from './schema.js';
 import { INDIA_TIME_ZONE } from './slots.js';
 
@@ -58,9 +59,15 @@ export function icsParamText(value: string): string {
 /** The appointment as an iCalendar file: a request, or a cancellation of the same UID. */
 export function appointmentIcs(
   a: MailAppointment,
-  opts: { cancelled: boolean; publicUrl?: string; attendee?: { name: string; email: string } },
+  opts: {
+    cancelled: boolean;
+    publicUrl?: string;
+    /** The call's address when it is not the app's call page (a visitor's link). */
+    callUrl?: string;
+    attendee?: { name: string; email: string };
+  },
 ): string {
-  const url = opts.publicUrl ? `${opts.publicUrl.replace(/\/+$/, '')}${a.callPath}` : undefined;
+  const url = opts.callUrl ?? (opts.publicUrl ? `${opts.publicUrl.replace(/\/+$/, '')}${a.callPath}` : undefined);
   const event: EventAttributes = {
     uid: `appointment-${a.id}@${HOST}`,
     productId: `${BRAND.name}/appointments`,
@@ -142,10 +149,16 @@ export function appointmentMail(opts: {
   /** The dietitian's words with a move or cancellation, or the client's reason. */
   message?: string | null;
   previousStart?: Date;
+  /** A visitor without an account: the booked mail says what the confirm page says. */
+  visitor?: boolean;
+  /** The call's address when it is not the signed-in call page (a visitor's guest link). */
+  callUrl?: string;
 }): Mail {
   const a = opts.appointment;
   const kind = APPOINTMENT_KIND_LABELS[a.kind];
   const base = opts.publicUrl?.replace(/\/+$/, '');
+  const callUrl = opts.callUrl ?? (base ? `${base}${a.callPath}` : undefined);
+  if (opts.visitor && opts.event === 'booked') return visitorBookedMail({ ...opts, callUrl });
   const when = whenText(a.start, opts.timeZone);
   const lines: string[] = [];
   if (opts.event === 'booked') lines.push(`Your ${kind.toLowerCase()} with ${a.dietitianName} is booked for ${when}.`);
@@ -162,19 +175,36 @@ export function appointmentMail(opts: {
   if (opts.event === 'cancelled')
     lines.push('The attached file removes it from your calendar. You can book another time from your dashboard.');
   const blocks = [...lines] as Parameters<typeof composeMail>[0]['blocks'];
-  if (base && opts.event !== 'cancelled') blocks.push({ button: { label: 'Open the call page', href: `${base}${a.callPath}` } });
+  if (callUrl && opts.event !== 'cancelled') blocks.push({ button: { label: 'Open the call page', href: callUrl } });
   if (base && opts.event === 'cancelled') blocks.push({ button: { label: 'Your appointments', href: `${base}/dashboard/appointments` } });
   const mail = composeMail({ to: opts.to, subject: SUBJECTS[opts.event](kind), greetingName: opts.name, blocks });
   if (opts.event === 'booked' || opts.event === 'moved' || opts.event === 'cancelled') {
     const ics = appointmentIcs(a, {
       cancelled: opts.event === 'cancelled',
-      publicUrl: opts.publicUrl,
+      callUrl,
       attendee: { name: opts.name, email: opts.to },
     });
     const attachment = icsAttachment(a, ics);
     if (opts.event === 'cancelled') attachment.contentType = 'text/calendar; charset=utf-8; method=CANCEL';
     mail.attachments = [attachment];
   }
+  return mail;
+}
+
+/**
+ * A visitor's booked consultation: the words of the confirm page's booked screen (visitorWords), the
+ * button to join the call, and the invitation, so the mail and the screen say the same.
+ */
+function visitorBookedMail(opts: { to: string; name: string; appointment: MailAppointment; timeZone?: string; callUrl?: string }): Mail {
+  const a = opts.appointment;
+  const words = visitorWords({ state: 'booked', start: a.start, dietitianName: a.dietitianName, tz: opts.timeZone });
+  const blocks: Parameters<typeof composeMail>[0]['blocks'] = [words.lead];
+  if (opts.callUrl) blocks.push({ button: { label: 'Join the video call', href: opts.callUrl } });
+  blocks.push({ heading: 'What happens next' }, { steps: words.steps });
+  const mail = composeMail({ to: opts.to, subject: words.title, greetingName: opts.name, blocks });
+  mail.attachments = [
+    icsAttachment(a, appointmentIcs(a, { cancelled: false, callUrl: opts.callUrl, attendee: { name: opts.name, email: opts.to } })),
+  ];
   return mail;
 }
 

@@ -14,6 +14,7 @@ import { heldTimeGivenAwayMail } from '../mail/templates.js';
 import { type Mail, type Mailer, recordMail } from '../mail/mailer.js';
 import { recordNotices, type UserNotice } from '../notifications/notify.js';
 import { appointmentIcs, appointmentMail, dietitianMail, type MailAppointment, type MailEvent } from './mails.js';
+import { guestCallLink } from '../calls/guest-link.js';
 import { publishAppointmentChange, publishHoursChange } from './events.js';
 import { sameRequest } from '../db/idempotent.js';
 import * as repo from './repo.js';
@@ -52,7 +53,8 @@ import {
  * next free slots.
  */
 
-export type AppointmentDeps = { db: Kysely<Database>; mailer: Mailer; config: Config; clock: () => Date };
+/** `secret` signs a visitor's guest call link in their mails (without it they get the call page's address). */
+export type AppointmentDeps = { db: Kysely<Database>; mailer: Mailer; config: Config; clock: () => Date; secret?: string };
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -312,7 +314,7 @@ async function checkEntitlement(db: Db, clientId: number, start: Date, exceptId?
 
 /* Views. */
 
-function toMailAppointment(r: repo.AppointmentRow): MailAppointment {
+export function toMailAppointment(r: repo.AppointmentRow): MailAppointment {
   return {
     id: r.id,
     kind: r.kind,
@@ -401,6 +403,11 @@ async function recordTelling(trx: Db, deps: AppointmentDeps, r: repo.Appointment
   const a = toMailAppointment(r);
   const person = personOf(r);
   const key = `appointment:${r.id}:${told.event}:${r.updated_at.getTime()}`;
+  // A visitor has no account: their mail carries the call's guest link instead of the signed-in call page.
+  const guest =
+    r.client_id === null && told.event !== 'cancelled' && deps.secret
+      ? await guestCallLink(trx, deps.secret, { id: r.id, endsAt: r.ends_at }, { baseUrl: publicUrl, now: deps.clock() })
+      : null;
   const mail = appointmentMail({
     event: told.event,
     to: person.email,
@@ -410,6 +417,8 @@ async function recordTelling(trx: Db, deps: AppointmentDeps, r: repo.Appointment
     publicUrl,
     message: told.message,
     previousStart: told.previousStart,
+    visitor: r.client_id === null,
+    callUrl: guest?.url,
   });
   const titles = { booked: 'Appointment booked', moved: 'Appointment moved', cancelled: 'Appointment cancelled' } as const;
   const notices: UserNotice[] = [];

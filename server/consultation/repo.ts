@@ -43,9 +43,16 @@ export function insertConsultation(db: Db, booking: BookConsultationInput) {
       contact: booking.contact,
       country_id: booking.country,
       is_medical_condition: booking.isMedicalCondition,
+      time_zone: booking.tz ?? null,
     })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
+}
+
+/** The visitor's own time zone as their browser gave it with the request (null: India time). */
+export async function timeZoneOf(db: Db, id: number): Promise<string | null> {
+  const row = await db.selectFrom('consultations').select('time_zone').where('id', '=', id).executeTakeFirst();
+  return row?.time_zone ?? null;
 }
 
 /* The console's side: the bookings inbox. */
@@ -68,6 +75,7 @@ const columns = [
   'c.client_id',
   'c.created_at',
   'c.updated_at',
+  'c.time_zone',
 ] as const;
 
 /** The latest earlier booking with the same e-mail or contact within REPEAT_BOOKING_HOURS (along the e-mail and contact indexes). */
@@ -107,6 +115,26 @@ export function updateBooking(db: Db, id: number, values: { status?: Consultatio
     .set({ ...values, updated_at: new Date() })
     .where('id', '=', id)
     .execute();
+}
+
+/** The picked times of some requests: their appointments (not cancelled) and their holds, at most one of each a request. */
+export async function pickedTimesOf(db: Db, ids: number[]) {
+  if (ids.length === 0) return { appointments: [], holds: [] };
+  const [appointments, holds] = await Promise.all([
+    db
+      .selectFrom('appointments')
+      .select(['consultation_id', 'starts_at', 'status'])
+      .where('consultation_id', 'in', ids)
+      .where('status', '!=', 'cancelled')
+      .orderBy('starts_at', 'desc')
+      .execute(),
+    db
+      .selectFrom('consultation_holds')
+      .select(['consultation_id', 'starts_at', 'expires_at', 'status'])
+      .where('consultation_id', 'in', ids)
+      .execute(),
+  ]);
+  return { appointments, holds };
 }
 
 /** Marks a new or contacted booking converted into the given client; undefined if it is neither. */

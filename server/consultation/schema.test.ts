@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consultationForm, DEFAULT_GENDER, genderLabel } from './schema.js';
+import { consultationForm, genderLabel } from './schema.js';
 
 const valid = {
   name: 'Asha Rao',
@@ -78,7 +78,8 @@ describe('consultationForm', () => {
     expect(r.error?.issues).toHaveLength(1);
   });
 
-  it('names the default gender', () => {
-    expect(genderLabel(DEFAULT_GENDER)).toBe('Male');
+  it('has no default gender: a form left on none is refused with the required message', () => {
+    expect(firstMessage({ gender: '' })).toBe('Gender is required');
+    expect(genderLabel(2)).toBe('Female');
   });
 });

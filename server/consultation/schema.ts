@@ -14,8 +14,6 @@ export const GENDERS = [
   { value: 3, label: 'Other' },
 ] as const;
 export type Gender = (typeof GENDERS)[number]['value'];
-/** The form starts on Male (default gender 1); the server still requires a value. */
-export const DEFAULT_GENDER: Gender = 1;
 export const genderLabel = (gender: number) => GENDERS.find((g) => g.value === gender)?.label;
 
 export const CONSULTATION_NAME_MAX = 100;
@@ -134,8 +132,6 @@ export type ConsultationFormInput = z.input<typeof consultationForm>;
 export type ConsultationFormValues = z.output<typeof consultationForm>;
 export type BookConsultationInput = z.output<typeof bookConsultationInput>;
 
-export const CONSULTATION_BOOKED = "Your consultation has been booked successfully! We'll get in touch with you soon.";
-
 /*
  * A visitor's chosen time is held, not booked, until they confirm it with the link in the booking mail (or a
  * dietitian accepts the request): an unconfirmed request from anyone must not take a paying client's time.
@@ -161,17 +157,41 @@ export const confirmHoldInput = z.object({
     .regex(/^[\w-]+$/, 'This link is not valid.'),
 });
 export type ConfirmHoldInput = z.output<typeof confirmHoldInput>;
-export const confirmedHold = z.object({ message: z.string(), confirmed: z.boolean() });
+/** The booked consultation as the confirm page shows it: the time (the page writes it in the visitor's zone), how to join, the .ics. */
+export const confirmedAppointment = z.object({
+  id: z.number().int(),
+  start: z.date(),
+  end: z.date(),
+  dietitianName: z.string(),
+  /** Where the visitor joins the video call (the same link as the booked mail's). */
+  callUrl: z.string(),
+  /** The calendar invitation (RFC 5545), the same file the booked mail attaches. */
+  ics: z.string(),
+});
+export const confirmedHold = z.object({ message: z.string(), confirmed: z.boolean(), appointment: confirmedAppointment.nullable() });
 
 /** A visitor's repeat of an open booking within this many hours is answered with the first (same e-mail and contact). */
 export const REPEAT_BOOKING_HOURS = 24;
+
+/**
+ * What became of a request, as the confirmation screen and the booking mail both say it: a time held until
+ * the visitor confirms it, a time asked for but not held (the caps), a callback request, or a repeat.
+ */
+export const BOOKING_OUTCOMES = ['held', 'not-held', 'callback', 'repeat'] as const;
+export type BookingOutcome = (typeof BOOKING_OUTCOMES)[number];
 
 export const bookedConsultation = z.object({
   message: z.string(),
   data: z.object({ id: z.number().int() }),
   /** True when this was a repeat of an open booking (same e-mail and contact, within REPEAT_BOOKING_HOURS): nothing new was stored or mailed. */
   repeated: z.boolean(),
+  outcome: z.enum(BOOKING_OUTCOMES),
+  /** The time asked for (held or not) and, when held, until when; null for a callback request or a repeat. */
+  time: z.object({ start: z.date(), heldUntil: z.date().nullable() }).nullable(),
+  /** The visitor's phone as we will call it. */
+  phone: z.string(),
 });
+export type BookedConsultation = z.infer<typeof bookedConsultation>;
 
 /* Bookings as the console sees them: statuses, transitions and the shapes returned. */
 
@@ -218,6 +238,19 @@ export const booking = z.object({
   updatedAt: z.date(),
   /** An earlier booking with the same e-mail or contact, made within REPEAT_BOOKING_HOURS before this one: a possible duplicate. */
   possibleDuplicateOf: z.number().int().nullable(),
+  /**
+   * The time the visitor picked: booked (their appointment), held (until `until`, waiting for their
+   * confirmation), or lapsed (not confirmed in time, or given to a client); null for a callback request.
+   */
+  time: z
+    .object({
+      state: z.enum(['booked', 'held', 'lapsed']),
+      start: z.date(),
+      until: z.date().nullable(),
+      /** The visitor's own zone, as their browser gave it (null: India time). */
+      timeZone: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type Booking = z.infer<typeof booking>;
 /** What "convert" puts in the new-client form; the dietitian checks it before saving. */
@@ -231,3 +264,104 @@ export const clientPrefill = z.object({
   conditionNotes: z.string(),
 });
 export const bookingDetail = booking.extend({ prefill: clientPrefill });
+
+/*
+ * The words a visitor reads about their request: the confirmation screen, the confirm page and the mails
+ * are all written from these, so a screen and its mail always say the same thing. Pure (Intl only), so the
+ * browser and the server write a time identically.
+ */
+
+const INDIA = 'Asia/Kolkata';
+const isIndiaZone = (tz?: string | null) => !tz || tz === INDIA || tz === 'Asia/Calcutta';
+
+function dayAndTime(at: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return { day: `${part('weekday')} ${part('day')} ${part('month')}`, time: `${part('hour')}:${part('minute')}` };
+}
+
+/** "London" for Europe/London, "New York" for America/New_York. */
+export const placeOfZone = (tz: string) => (tz.split('/').pop() ?? tz).replace(/_/g, ' ');
+
+/**
+ * A consultation time as a visitor reads it: India time, the clinic's, and, for a visitor elsewhere, their
+ * own ("Tue 2 Dec, 09:00 IST (your time: Tue 2 Dec, 04:30 in London)").
+ */
+export function consultationWhen(at: Date, tz?: string | null, whose = 'your time'): string {
+  const india = dayAndTime(at, INDIA);
+  const text = `${india.day}, ${india.time} IST`;
+  if (isIndiaZone(tz)) return text;
+  const local = dayAndTime(at, tz as string);
+  return `${text} (${whose}: ${local.day}, ${local.time} in ${placeOfZone(tz as string)})`;
+}
+
+/** Just the clock time of a moment, with the visitor's own beside it ("09:30 IST (04:00 your time)"). */
+export function consultationClock(at: Date, tz?: string | null): string {
+  const india = `${dayAndTime(at, INDIA).time} IST`;
+  if (isIndiaZone(tz)) return india;
+  return `${india} (${dayAndTime(at, tz as string).time} your time)`;
+}
+
+export type VisitorWords = {
+  /** The screen's heading and the mail's subject line. */
+  title: string;
+  /** What happened, in one paragraph. */
+  lead: string;
+  /** What happens next, in order. */
+  steps: string[];
+};
+
+export type VisitorState =
+  | { state: 'held'; start: Date; heldUntil: Date; phone: string; tz?: string | null }
+  | { state: 'not-held'; start: Date; phone: string; tz?: string | null }
+  | { state: 'callback'; phone: string }
+  | { state: 'booked'; start: Date; dietitianName: string; tz?: string | null };
+
+export const CALL_OPENS_MINUTES_BEFORE = 10;
+
+/** The one text of each state of a visitor's request: the screen shows it, the mail for that state says it. */
+export function visitorWords(s: VisitorState): VisitorWords {
+  const consult = 'In the consultation, the dietitian explains the plan that fits you and answers your questions.';
+  switch (s.state) {
+    case 'held':
+      return {
+        title: `Confirm your time within ${HOLD_MINUTES} minutes`,
+        lead: `We are holding ${consultationWhen(s.start, s.tz)} for your free video consultation until ${consultationClock(s.heldUntil, s.tz)}. It is booked only once you confirm it.`,
+        steps: [
+          `Open the email we have just sent you and press “Confirm my time” before ${consultationClock(s.heldUntil, s.tz)}.`,
+          'You then get an email with the link to join the video call and a calendar invitation. You need no account.',
+          `If you do not confirm in time, the time is released and we call you on ${s.phone} to agree another.`,
+        ],
+      };
+    case 'not-held':
+      return {
+        title: 'We will call you to agree a time',
+        lead: `Your request has reached our dietitians, but we could not hold ${consultationWhen(s.start, s.tz)}: other times asked for from this address are still waiting to be confirmed.`,
+        steps: [`A dietitian calls you on ${s.phone} within one working day to agree a time that suits you.`, consult],
+      };
+    case 'callback':
+      return {
+        title: 'We will call you back',
+        lead: 'Your request for a free consultation has reached our dietitians.',
+        steps: [`A dietitian calls you on ${s.phone} within one working day to agree a time that suits you.`, consult],
+      };
+    case 'booked':
+      return {
+        title: 'Your consultation is booked',
+        lead: `Your free video consultation with ${s.dietitianName} is booked for ${consultationWhen(s.start, s.tz)}.`,
+        steps: [
+          'Add it to your calendar with the invitation (an .ics file).',
+          `Join the video call from the link ${CALL_OPENS_MINUTES_BEFORE} minutes before the start. You need no account: allow your camera and microphone when asked.`,
+          consult,
+        ],
+      };
+  }
+}

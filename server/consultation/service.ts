@@ -1,13 +1,12 @@
 import { publicFormLimits, takeSlot } from '../auth/rate-limit.js';
 import { BRAND } from '../brand.js';
 import { formatMoment, formatPhone, SERVICE_TIME_ZONE } from '../format.js';
-import { type BookingTime, bookingReceivedMail } from '../mail/templates.js';
+import { requestReceivedMail } from './mails.js';
 import { findCountry } from '../countries/repo.js';
 import type { AppDeps } from '../deps.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { changedFields, recordAudit } from '../audit/record.js';
 import type { SessionUser } from '../auth/session.js';
-import type { Db } from '../db/index.js';
 import { mapPage } from '../db/paging.js';
 import type { ConsultationStatus } from '../db/schema.js';
 import { splitFullName } from '../users/service.js';
@@ -23,9 +22,12 @@ import {
   placeConsultationHold,
   releaseHoldOf,
   SlotTaken,
+  toMailAppointment,
   visitorMoment,
 } from '../appointments/service.js';
-import { findHold, isTimeTaken, lockHold, lockHoldOfConsultation } from '../appointments/repo.js';
+import { findAppointment, findHold, isTimeTaken, lockHold, lockHoldOfConsultation } from '../appointments/repo.js';
+import { appointmentIcs } from '../appointments/mails.js';
+import { guestCallLink } from '../calls/guest-link.js';
 import { checkHoldLink, signHoldLink } from '../appointments/hold-link.js';
 import { publicBaseUrl } from '../auth/service.js';
 import {
@@ -35,10 +37,10 @@ import {
   type Booking,
   CHOOSE_A_COUNTRY,
   type ConfirmHoldInput,
-  CONSULTATION_BOOKED,
   genderLabel,
   HOLD_MINUTES,
   mailSafeName,
+  visitorWords,
 } from './schema.js';
 
 /**
@@ -88,6 +90,9 @@ export async function bookConsultation(
       message: repeatBookingMessage(booked.created_at, input.contact),
       data: { id: booked.id },
       repeated: true,
+      outcome: 'repeat' as const,
+      time: null,
+      phone: formatPhone(input.contact),
     };
   }
   const placed = hold as PlacedHold | null;
@@ -113,34 +118,37 @@ export async function bookConsultation(
         : []),
     ].join('\n'),
   });
-  const when = input.slot ? visitorMoment(input.slot, input.tz) : '';
-  const until = placed ? visitorMoment(placed.expiresAt, input.tz) : '';
-  const time: BookingTime | undefined = placed
-    ? {
-        held: {
-          when,
-          until,
-          confirmUrl: signHoldLink(
+  const phone = formatPhone(input.contact);
+  const state = placed
+    ? ({ state: 'held', start: placed.start, heldUntil: placed.expiresAt, phone, tz: input.tz } as const)
+    : input.slot
+      ? ({ state: 'not-held', start: input.slot, phone, tz: input.tz } as const)
+      : ({ state: 'callback', phone } as const);
+  await deps.mailer.queue(
+    requestReceivedMail({
+      to: input.email,
+      name: input.name,
+      bookingId: booked.id,
+      state,
+      confirmUrl: placed
+        ? signHoldLink(
             deps.secret,
             { id: placed.id, consultationId: booked.id },
             { baseUrl: publicBaseUrl(deps), now: deps.clock().getTime() },
-          ),
-        },
-      }
-    : input.slot
-      ? { notHeld: { when } }
-      : undefined;
-  await deps.mailer.queue(
-    bookingReceivedMail({ to: input.email, name: input.name, phone: formatPhone(input.contact), bookingId: booked.id, time }),
+          )
+        : undefined,
+    }),
   );
-  const message = placed ? heldMessage(when, until) : input.slot ? notHeldMessage(when) : CONSULTATION_BOOKED;
-  return { message, data: { id: booked.id }, repeated: false };
+  const words = visitorWords(state);
+  return {
+    message: `${words.title}. ${words.lead}`,
+    data: { id: booked.id },
+    repeated: false,
+    outcome: state.state,
+    time: input.slot ? { start: input.slot, heldUntil: placed?.expiresAt ?? null } : null,
+    phone,
+  };
 }
-
-const heldMessage = (when: string, until: string) =>
-  `Your request is in. We are holding ${when} for you until ${until}: it is booked once you confirm it with the link in the email we just sent. Unconfirmed, the time is released and we call you instead.`;
-const notHeldMessage = (when: string) =>
-  `Your request is in, but we could not hold ${when}: other times asked for from this address are still waiting to be confirmed. We'll call you to agree a time.`;
 
 const LINK_INVALID = 'This link is not valid. Open the link from the email again, or wait for our call.';
 const LINK_EXPIRED = `This link has expired: the time was held for ${HOLD_MINUTES} minutes. Your request is still with us, and we'll call you to agree a time.`;
@@ -157,9 +165,10 @@ export async function confirmHold(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'
     const expired = found && !check.ok && check.reason === 'expired';
     throw badRequest(expired ? LINK_EXPIRED : LINK_INVALID, { hold: [expired ? LINK_EXPIRED : LINK_INVALID] });
   }
+  const tz = (await repo.timeZoneOf(deps.db, found.consultation_id)) ?? undefined;
   const result = await deps.db
     .transaction()
-    .execute(async (trx) => confirmHeldTime(trx, deps, await lockHold(trx, found.id), { by: 'visitor', actor: null }))
+    .execute(async (trx) => confirmHeldTime(trx, deps, await lockHold(trx, found.id), { by: 'visitor', actor: null, tz }))
     .catch((err) => {
       // Taken in the same instant by a booking the lock did not see: the same answer as taken.
       if (isTimeTaken(err)) return { outcome: 'gone' as const, start: now };
@@ -167,10 +176,14 @@ export async function confirmHold(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'
     });
   if (result.outcome === 'confirmed') result.deliver();
   if (result.outcome === 'confirmed' || result.outcome === 'already') {
-    const when = result.appointment ? visitorMoment(result.appointment.start) : '';
+    const appointment = result.appointment ? await visitorAppointment(deps, result.appointment.id) : null;
+    const words = appointment
+      ? visitorWords({ state: 'booked', start: appointment.start, dietitianName: appointment.dietitianName, tz })
+      : null;
     return {
-      message: `Your free consultation${when ? ` on ${when}` : ''} is booked. We have emailed you the details and a calendar invitation.`,
+      message: words ? `${words.title}. ${words.lead}` : 'Your free consultation is booked. We have emailed you the details.',
       confirmed: true,
+      appointment,
     };
   }
   if (result.outcome === 'gone') {
@@ -179,6 +192,33 @@ export async function confirmHold(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'
     );
   }
   throw badRequest(LINK_INVALID, { hold: [LINK_INVALID] });
+}
+
+/** The booked consultation as its confirm page shows it: the same call link and .ics as the booked mail. */
+async function visitorAppointment(deps: Pick<AppDeps, 'db' | 'config' | 'secret' | 'clock'>, id: number) {
+  const row = await findAppointment(deps.db, id);
+  if (!row) return null;
+  const a = toMailAppointment(row);
+  const { url: callUrl } = await guestCallLink(
+    deps.db,
+    deps.secret,
+    { id: row.id, endsAt: row.ends_at },
+    { baseUrl: publicBaseUrl(deps), now: deps.clock() },
+  );
+  return {
+    id: a.id,
+    start: a.start,
+    end: a.end,
+    dietitianName: a.dietitianName,
+    callUrl,
+    ics: appointmentIcs(a, {
+      cancelled: row.status === 'cancelled',
+      callUrl,
+      attendee: row.visitor_email
+        ? { name: mailSafeName(row.visitor_name ?? '', 'Visitor') || 'Visitor', email: row.visitor_email }
+        : undefined,
+    }),
+  };
 }
 
 export function repeatBookingMessage(firstAt: Date, contact: string) {
@@ -190,7 +230,22 @@ export function repeatBookingMessage(firstAt: Date, contact: string) {
 const BOOKING_MISSING = 'That booking does not exist.';
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findBooking>>>;
-const toBooking = (r: Row): Booking => ({
+type PickedTimes = Awaited<ReturnType<typeof repo.pickedTimesOf>>;
+
+/** The time a request's visitor picked, as the console shows it: booked, still held, or lapsed. */
+function pickedTime(r: Row, times: PickedTimes, now: Date): Booking['time'] {
+  const timeZone = r.time_zone;
+  const appointment = times.appointments.find((a) => a.consultation_id === r.id);
+  if (appointment) return { state: 'booked', start: appointment.starts_at, until: null, timeZone };
+  const hold = times.holds.find((h) => h.consultation_id === r.id);
+  if (!hold) return null;
+  const live = hold.status === 'held' && hold.expires_at.getTime() > now.getTime();
+  return live
+    ? { state: 'held', start: hold.starts_at, until: hold.expires_at, timeZone }
+    : { state: 'lapsed', start: hold.starts_at, until: null, timeZone };
+}
+
+const toBooking = (r: Row, times: PickedTimes, now: Date): Booking => ({
   id: r.id,
   name: r.name,
   email: r.email,
@@ -209,17 +264,27 @@ const toBooking = (r: Row): Booking => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   possibleDuplicateOf: r.possible_duplicate_of,
+  time: pickedTime(r, times, now),
 });
 
-export async function listBookings(db: Db, input: { status: 'all' | ConsultationStatus; page: number; pageSize: number }) {
-  return mapPage(await repo.pageBookings(db, input), toBooking);
+export async function listBookings(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  input: { status: 'all' | ConsultationStatus; page: number; pageSize: number },
+) {
+  const page = await repo.pageBookings(deps.db, input);
+  const times = await repo.pickedTimesOf(
+    deps.db,
+    page.items.map((r) => r.id),
+  );
+  const now = deps.clock();
+  return mapPage(page, (r) => toBooking(r, times, now));
 }
 
-export async function getBooking(db: Db, input: { id: number }) {
+export async function getBooking(deps: Pick<AppDeps, 'db' | 'clock'>, input: { id: number }) {
   const { id } = input;
-  const row = await repo.findBooking(db, id);
+  const row = await repo.findBooking(deps.db, id);
   if (!row) throw notFound(BOOKING_MISSING);
-  const b = toBooking(row);
+  const b = toBooking(row, await repo.pickedTimesOf(deps.db, [id]), deps.clock());
   const { firstName, lastName } = splitFullName(b.name);
   return {
     ...b,
@@ -267,7 +332,8 @@ export async function updateBooking(
     // A dietitian who takes up a request (contacted) accepts its held time; closing it frees the time.
     let heldTime = '';
     if (changes.status && input.status === 'contacted') {
-      const held = await confirmHeldTime(trx, deps, await lockHoldOfConsultation(trx, input.id), { by: 'dietitian', actor });
+      const tz = (await repo.timeZoneOf(trx, input.id)) ?? undefined;
+      const held = await confirmHeldTime(trx, deps, await lockHoldOfConsultation(trx, input.id), { by: 'dietitian', actor, tz });
       if (held.outcome === 'confirmed') deliver = held.deliver;
       if (held.outcome === 'confirmed') heldTime = ' The time the visitor picked is now their appointment.';
       if (held.outcome === 'gone') heldTime = ' The time the visitor picked is no longer held for them: agree a time with them.';

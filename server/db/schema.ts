@@ -119,6 +119,8 @@ export interface ConsultationsTable {
   created_at: CreatedAt;
   client_id: number | null;
   updated_at: Timestamp;
+  /** The visitor's IANA time zone as their browser gave it; null: India time. */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface FeedPostsTable {

@@ -110,48 +110,6 @@ export function dietPlanPublishedMail(opts: {
   });
 }
 
-/**
- * What a visitor's chosen time became: held until they confirm it (the link), or not held because that
- * address already has times waiting (their request is then a callback request).
- */
-export type BookingTime = { held: { when: string; until: string; confirmUrl: string } } | { notHeld: { when: string } };
-
-export function bookingReceivedMail(opts: { to: string; name: string; phone: string; bookingId: number; time?: BookingTime }): Mail {
-  const held = opts.time && 'held' in opts.time ? opts.time.held : null;
-  const notHeld = opts.time && 'notHeld' in opts.time ? opts.time.notHeld : null;
-  const timeBlocks: MailBlock[] = held
-    ? [
-        { heading: 'Confirm your time' },
-        `We are holding ${held.when} for your free video consultation until ${held.until}. It is booked only once you confirm it: press the button below before then. If you do not, the time is released and we call you instead to agree another.`,
-        { button: { label: 'Confirm my time', href: held.confirmUrl } },
-      ]
-    : notHeld
-      ? [
-          `We could not hold ${notHeld.when} for you: other times asked for from this address are still waiting to be confirmed. We call you to agree a time instead.`,
-        ]
-      : [];
-  return composeMail({
-    to: opts.to,
-    subject: `We have your consultation request (#${opts.bookingId})`,
-    greetingName: mailSafeName(opts.name, undefined),
-    blocks: [
-      `Thank you for booking a consultation with ${BRAND.name}. Your request #${opts.bookingId} has reached our dietitians.`,
-      ...timeBlocks,
-      { heading: 'What happens next' },
-      {
-        steps: [
-          'A dietitian reads your answers, including any medical condition you told us about.',
-          held
-            ? `If you do not confirm the time, we call you on ${opts.phone} to agree one that suits you.`
-            : `We call you on ${opts.phone} to agree a time that suits you.`,
-          'In the consultation, the dietitian explains the plan that fits you and answers your questions.',
-        ],
-      },
-      `If the number is wrong or you would like to add something, reply to this email or write to ${BRAND.supportEmail}.`,
-    ],
-  });
-}
-
 /** A visitor's held, unconfirmed time was booked by a client: their request stays, as a callback request. */
 export function heldTimeGivenAwayMail(opts: { to: string; name: string; bookingId: number; when: string }): Mail {
   return composeMail({

@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CONSULTATION_BOOKED } from '../../server/consultation/schema.js';
 import { SUPPORT_REQUEST_RECEIVED } from '../../server/support/schema.js';
 import { DESKTOP, openContext, PHONE } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
@@ -80,8 +79,9 @@ describe('consultation modal', () => {
           .count(),
       ).toBe(1);
 
-      // Defaults: gender Male (1), no medical-condition answer yet; the form fits the screen.
-      expect(await dialog.getByRole('radio', { name: 'Male', exact: true }).isChecked()).toBe(true);
+      // No answer is assumed: no gender and no medical-condition answer yet; the form fits the screen.
+      for (const gender of ['Male', 'Female', 'Other'])
+        expect(await dialog.getByRole('radio', { name: gender, exact: true }).isChecked(), gender).toBe(false);
       expect(await dialog.getByRole('radio', { name: 'Yes' }).isChecked()).toBe(false);
       expect(await dialog.getByRole('radio', { name: 'No' }).isChecked()).toBe(false);
       expect(await dialog.getByRole('radio', { name: 'Yes' }).getAttribute('value')).toBe('1');
@@ -138,14 +138,14 @@ describe('consultation modal', () => {
     }
     const condition = dialog.getByRole('group', { name: 'Do you have a medical condition?' });
     expect(await condition.getByRole('alert').textContent()).toBe('Condition is required');
-    // Gender starts on Male, so it has no error.
-    expect(await dialog.getByRole('group', { name: 'Gender' }).getByRole('alert').count()).toBe(0);
+    // Gender has no default: left unanswered, it is asked for.
+    expect(await dialog.getByRole('group', { name: 'Gender' }).getByRole('alert').textContent()).toBe('Gender is required');
     expect(await dialog.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
 
     // The limits: three-digit age and weight, 10 to 13 digits of contact.
     await fillBooking(page, {
       name: 'A',
-      email: 'a@example.test',
+      email: 'a@example',
       age: '1000',
       height: '5.5',
       weight: '1000',
@@ -154,6 +154,8 @@ describe('consultation modal', () => {
     });
     await dialog.getByRole('button', { name: 'Consult' }).click();
     await expect.poll(() => fieldError(page, 'Age')).toBe('Age cannot exceed 3 digits');
+    // A real address check, on the field, in the app's words (the server's rule, shared).
+    expect(await fieldError(page, 'Email')).toBe('Enter a valid email address, like name@example.com');
     expect(await fieldError(page, 'Weight (kg)')).toBe('Weight cannot exceed 3 digits');
     expect(await fieldError(page, 'Contact number')).toBe('Contact must be between 10 and 13 digits');
     await dialog.getByLabel('Contact number').fill('12345678901234');
@@ -177,7 +179,7 @@ describe('consultation modal', () => {
     await context.close();
   });
 
-  it('books a consultation: overlay while sending, the spec toast, stored in the database, modal closed and reset', async () => {
+  it('books a callback: overlay while sending, a confirmation screen saying what the mail says, stored in the database, then reset', async () => {
     const { context, errors } = await openContext(browser, server, { viewport: DESKTOP });
     const page = await context.newPage();
     // Hold the booking call for a moment so the overlay can be seen.
@@ -210,9 +212,14 @@ describe('consultation modal', () => {
 
     await expect.poll(() => page.getByTestId('loading-overlay').isVisible()).toBe(true);
     releaseBooking();
-    await expect.poll(() => page.getByText(CONSULTATION_BOOKED).isVisible()).toBe(true);
-    expect(CONSULTATION_BOOKED).toBe("Your consultation has been booked successfully! We'll get in touch with you soon.");
+    // Not a toast: the dialog says what became of the request and what happens next, until she closes it.
+    const screen = dialog.getByTestId('booking-confirmation');
+    await expect.poll(() => screen.isVisible()).toBe(true);
+    expect(await dialog.getByRole('heading', { name: 'We will call you back' }).isVisible()).toBe(true);
+    const steps = await screen.getByTestId('visitor-steps').locator('li').allTextContents();
+    expect(steps[0]).toBe('A dietitian calls you on +91 98470 12345 within one working day to agree a time that suits you.');
     await expect.poll(() => page.getByTestId('loading-overlay').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     expect(pathAndQuery(page)).toBe('/consult');
 
@@ -236,16 +243,17 @@ describe('consultation modal', () => {
       .select(['subject', 'body_text', 'body_html'])
       .where('to_address', '=', 'kavya@example.test')
       .executeTakeFirstOrThrow();
-    expect(mail.subject).toBe(`We have your consultation request (#${rows[0]!.id})`);
+    expect(mail.subject).toBe(`We will call you back (request #${rows[0]!.id})`);
     expect(mail.body_text).toContain('What happens next'.toUpperCase());
-    expect(mail.body_text).toContain('We call you on +91 98470 12345 to agree a time that suits you.');
+    // The mail says what the screen said, step by step.
+    for (const step of steps) expect(mail.body_text).toContain(step);
     expect(mail.body_html).toContain('Poshan');
 
     // Opening again shows an empty form.
     await page.getByRole('button', { name: 'Book now' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(true);
     expect(await dialog.getByLabel('Name', { exact: true }).inputValue()).toBe('');
-    expect(await dialog.getByRole('radio', { name: 'Male', exact: true }).isChecked()).toBe(true);
+    expect(await dialog.getByRole('radio', { name: 'Female', exact: true }).isChecked()).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -272,7 +280,7 @@ describe('consultation modal', () => {
       await page.getByRole('button', { name: 'Book now' }).click();
       await expect.poll(() => dialog.isVisible()).toBe(true);
       expect(await dialog.getByLabel('Name', { exact: true }).inputValue(), how).toBe('');
-      expect(await dialog.getByRole('radio', { name: 'Male', exact: true }).isChecked(), how).toBe(true);
+      expect(await dialog.getByRole('radio', { name: 'Other', exact: true }).isChecked(), how).toBe(false);
       expect(await fieldError(page, 'Email'), how).toBe(null);
       await page.keyboard.press('Escape');
       await expect.poll(() => dialog.count()).toBe(0);

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer, type TestUser } from '../helpers/serv
  * open is told it is in hand, and nothing new is stored or mailed; the
  * console flags bookings that may be the same person twice.
  */
-const BOOKED = "Your consultation has been booked successfully! We'll get in touch with you soon.";
+const BOOKED = 'We will call you back. Your request for a free consultation has reached our dietitians.';
 let server: TestServer;
 let admin: TestUser;
 

@@ -125,7 +125,7 @@ describe('a held time', () => {
     const slot = ist('2026-10-20', '10:00');
     const held = await request('held@example.test', slot, freshIp());
     expect(held.status).toBe(201);
-    expect(held.body.message).toMatch(/holding .* until .* confirm it with the link/);
+    expect(held.body.message).toMatch(/holding .* until .*It is booked only once you confirm it/);
     expect(await consultationSlots('2026-10-20', '2026-10-21')).not.toContain(slot.toISOString());
     const other = await request('other@example.test', slot, freshIp());
     expect(other.status).toBe(409);

@@ -7,7 +7,8 @@ import { sampleBooking } from '../helpers/booking.js';
 
 let server: TestServer;
 
-const BOOKED = "Your consultation has been booked successfully! We'll get in touch with you soon.";
+/** A request without a time is a callback request, and the answer says so (the confirmation screen's words). */
+const BOOKED = 'We will call you back. Your request for a free consultation has reached our dietitians.';
 const PATH = '/api/client/book-consultation';
 const INDIA = 356;
 
@@ -67,12 +68,12 @@ describe('POST /api/client/book-consultation', () => {
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
-    expect(mail.subject).toBe(`We have your consultation request (#${res.body.data.id})`);
+    expect(mail.subject).toBe(`We will call you back (request #${res.body.data.id})`);
     expect(mail.body_text).toContain('Hello Farah Khan,');
     expect(mail.body_text).toContain('WHAT HAPPENS NEXT');
-    expect(mail.body_text).toContain('We call you on +91 98765 43210');
+    expect(mail.body_text).toContain('A dietitian calls you on +91 98765 43210 within one working day');
     expect(mail.body_html).toContain('<ol');
-    expect(mail.body_html).toContain('We call you on +91 98765 43210');
+    expect(mail.body_html).toContain('A dietitian calls you on +91 98765 43210 within one working day');
   });
 
   it('takes the form’s text values: radio "0" means no condition', async () => {
@@ -215,7 +216,14 @@ describe('consultation.book over tRPC', () => {
   it('answers with the same message and id', async () => {
     const caller = createCaller(createContextInner({ deps: server.deps }));
     const booked = await caller.consultation.book({ ...booking, contact: '+91 91234 56789' });
-    expect(booked).toEqual({ message: BOOKED, data: { id: expect.any(Number) }, repeated: false });
+    expect(booked).toEqual({
+      message: BOOKED,
+      data: { id: expect.any(Number) },
+      repeated: false,
+      outcome: 'callback',
+      time: null,
+      phone: '+91 91234 56789',
+    });
     const saved = await server.deps.db
       .selectFrom('consultations')
       .select('contact')

@@ -80,6 +80,7 @@ const expectedColumns = {
     'created_at',
     'client_id',
     'updated_at',
+    'time_zone',
   ],
   feed_posts: ['id', 'author_id', 'description', 'created_at', 'updated_at', 'like_count'],
   feed_likes: ['post_id', 'user_id', 'created_at'],

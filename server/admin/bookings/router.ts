@@ -8,12 +8,12 @@ export const bookingsRouter = router({
   list: adminProcedure
     .input(listBookingsInput)
     .output(bookingPage)
-    .query(({ ctx, input }) => service.listBookings(ctx.deps.db, input)),
+    .query(({ ctx, input }) => service.listBookings(ctx.deps, input)),
   /** The booking with a pre-filled new-client form for "convert". */
   get: adminProcedure
     .input(byId)
     .output(bookingDetail)
-    .query(({ ctx, input }) => service.getBooking(ctx.deps.db, input)),
+    .query(({ ctx, input }) => service.getBooking(ctx.deps, input)),
   update: adminProcedure
     .input(updateBookingInput)
     .output(messageResult)

@@ -3,7 +3,14 @@ import { CalendarClock, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { Link } from 'wouter';
-import { BOOKING_STATUS_LABELS, BOOKING_TRANSITIONS, type BookingStatus, CONVERTIBLE } from '../../../../server/consultation/schema';
+import {
+  BOOKING_STATUS_LABELS,
+  BOOKING_TRANSITIONS,
+  type BookingStatus,
+  CONVERTIBLE,
+  consultationClock,
+  consultationWhen,
+} from '../../../../server/consultation/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button, buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
@@ -55,6 +62,26 @@ export function BookingsPage() {
         {(b) => <BookingCard key={b.id} booking={b} />}
       </FilteredCardList>
     </Page>
+  );
+}
+
+/** The time the visitor picked: booked, held until they confirm it, or lapsed (they call instead). */
+function PickedTime({ time }: { time: Booking['time'] }) {
+  if (!time) return <span className="text-slate-600">None picked: call them back</span>;
+  const when = consultationWhen(time.start, time.timeZone, 'visitor’s time');
+  return (
+    <span className="flex flex-wrap items-center gap-2" data-testid="booking-time">
+      {time.state === 'booked' && <Badge tone="green">Booked</Badge>}
+      {time.state === 'held' && <Badge tone="amber">Held</Badge>}
+      {time.state === 'lapsed' && <Badge tone="slate">Not confirmed</Badge>}
+      <span>{when}</span>
+      {time.state === 'held' && time.until && (
+        <span className="text-sm text-slate-600">
+          until {consultationClock(time.until)}, unless confirmed; marking the booking contacted books it
+        </span>
+      )}
+      {time.state === 'lapsed' && <span className="text-sm text-slate-600">released: agree a time with them</span>}
+    </span>
   );
 }
 
@@ -116,6 +143,7 @@ function BookingCard({ booking: b }: { booking: Booking }) {
             ['State', b.state],
             ['Country', b.country.name],
             ['Medical condition', b.isMedicalCondition ? 'Yes' : 'No'],
+            ['Consultation time', <PickedTime key="t" time={b.time} />],
             [
               'Client',
               b.clientId ? (

@@ -4,10 +4,10 @@ import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import {
+  type BookedConsultation,
   type ConsultationFormInput,
   type ConsultationFormValues,
   consultationForm,
-  DEFAULT_GENDER,
   GENDERS,
   HOLD_MINUTES,
 } from '../../../../server/consultation/schema';
@@ -22,11 +22,11 @@ import { nextSlotsOf, viewerTimeZone } from '../../appointments/slots';
 
 type Fields = Record<keyof ConsultationFormInput, string>;
 
-/** Every field starts empty except gender, which starts on Male. */
+/** Every field starts empty: gender too, which the visitor chooses (no answer is assumed for her). */
 export const EMPTY_CONSULTATION: Fields = {
   name: '',
   email: '',
-  gender: String(DEFAULT_GENDER),
+  gender: '',
   age: '',
   height: '',
   weight: '',
@@ -45,9 +45,9 @@ const CONDITION_OPTIONS = [
 /**
  * The booking form. Rules and messages are the server's
  * schema; the countries load when the form opens; the overlay covers the
- * page while it submits; success toasts, then `onBooked` closes the modal.
+ * page while it submits; `onBooked` then shows the confirmation screen.
  */
-export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () => void }) {
+export function ConsultationForm({ id, onBooked }: { id: string; onBooked: (booked: BookedConsultation) => void }) {
   const trpc = useTRPC();
   const overlay = useLoadingOverlay();
   const countries = useQuery({ ...trpc.countries.list.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
@@ -76,13 +76,12 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: () =>
   const onSubmit = handleSubmit(async (values) => {
     try {
       const booked = await overlay.run(book.mutateAsync(slot ? { ...values, slot: slot.start, tz } : values));
-      // The server's answer says what happened: booked for a callback, a time held until the mail's link
-      // confirms it, or a repeat of an open request that is in hand (and since when).
-      toast.success(booked.message);
+      // The server's answer says what happened: a callback request, a time held until the mail's link
+      // confirms it, or a repeat of an open request that is in hand; the confirmation screen says it.
       reset(EMPTY_CONSULTATION);
       setSlot(null);
       setOffered(null);
-      onBooked();
+      onBooked(booked);
     } catch (err) {
       const next = nextSlotsOf(err);
       if (next) {
