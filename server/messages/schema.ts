@@ -151,7 +151,8 @@ export const readState = z.object({
 
 export const conversationSummary = z.object({
   id: z.number().int(),
-  client: z.object({ id: z.number().int(), name: z.string(), active: z.boolean() }),
+  /** firstName: for a saved reply's {first name}. */
+  client: z.object({ id: z.number().int(), name: z.string(), firstName: z.string(), active: z.boolean() }),
   primaryDietitian: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   lastSeq: z.number().int(),
   /** Messages the viewer has not read. */

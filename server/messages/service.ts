@@ -275,7 +275,12 @@ export async function summarize(db: Db, actor: SessionUser, rows: SummaryRow[]):
     const mark = marksById.get(r.id);
     return {
       id: r.id,
-      client: { id: r.client_id, name: fullNameOf({ first_name: r.client_first, last_name: r.client_last }), active: r.client_active },
+      client: {
+        id: r.client_id,
+        name: fullNameOf({ first_name: r.client_first, last_name: r.client_last }),
+        firstName: r.client_first,
+        active: r.client_active,
+      },
       primaryDietitian:
         r.primary_dietitian_id === null || r.primary_first === null
           ? null

@@ -1,10 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { Camera, Loader2, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { MEAL_KIND_KEYS, MEAL_KINDS, MEAL_PHOTOS_MAX, type MealEntry, type MealKind, mealForm } from '../../../server/journal/schema';
+import {
+  FUTURE_SLACK_MS,
+  MEAL_KIND_KEYS,
+  MEAL_KINDS,
+  MEAL_PHOTOS_MAX,
+  type MealEntry,
+  type MealKind,
+  mealForm,
+} from '../../../server/journal/schema';
 import { Button } from '../../components/ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/Field';
 import { Modal } from '../../components/ui/Modal';
@@ -15,12 +23,13 @@ import { MEAL_QUEUED, type MealPayload } from '../dashboard/offline/queued';
 import { keyForBody, type SubmissionKey } from '../../lib/request-key';
 import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
-import { uploadAttachment } from '../messages/upload';
+import { ACCEPTED_PHOTOS, refusalOf, uploadAttachment } from '../messages/upload';
+import { applyServerErrors } from '../../lib/server-errors';
 
 type FormInput = z.input<typeof mealForm>;
 type FormValues = z.output<typeof mealForm>;
 /** A photo of the form: uploading, uploaded (its id and signed preview link), or refused. The page's CSP allows no blob: previews. */
-type Photo = { key: number; name: string; preview?: string; id?: string; error?: string };
+type Photo = { key: number; name: string; preview?: string; id?: string; error?: string; progress?: number | null };
 
 /** The meal a moment most likely is, so a tap is saved for the usual case. */
 export function likelyMeal(at: Date): MealKind {
@@ -76,6 +85,7 @@ export function MealForm({
   const nextKey = useRef(0);
   const [photos, setPhotos] = useState<Photo[]>([]);
   const [saving, setSaving] = useState(false);
+  const photoHint = useId();
   const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(mealForm) });
   const { errors } = form.formState;
 
@@ -95,26 +105,53 @@ export function MealForm({
   }, [open, entry, date, today, form]);
 
   const uploading = photos.some((p) => !p.id && !p.error);
+  const shown = photos.filter((p) => !p.error);
+  const refused = photos.filter((p) => p.error);
   const chosenMeal = form.watch('meal');
 
   const pick = (files: FileList | null) => {
     if (!files) return;
-    const room = MEAL_PHOTOS_MAX - photos.filter((p) => !p.error).length;
-    for (const file of [...files].slice(0, Math.max(0, room))) {
-      const photo: Photo = { key: nextKey.current++, name: file.name };
-      setPhotos((list) => [...list, photo]);
-      uploadAttachment(file, () => {})
+    // A new choice replaces the last refusals: they said what was wrong with files no longer in question.
+    const kept = photos.filter((p) => !p.error);
+    const room = MEAL_PHOTOS_MAX - kept.length;
+    const chosen = [...files];
+    const added: Photo[] = [];
+    for (const [i, file] of chosen.entries()) {
+      const photo: Photo = { key: nextKey.current++, name: file.name, progress: null };
+      // A PDF or other file is refused the moment it is chosen, naming what the slot takes; it never becomes a tile.
+      const why =
+        refusalOf(file, { photosOnly: true }) ??
+        (i >= room ? `“${file.name}” was not added: a meal can have at most ${MEAL_PHOTOS_MAX} photos.` : null);
+      if (why) {
+        added.push({ ...photo, error: why });
+        continue;
+      }
+      added.push(photo);
+      uploadAttachment(file, () => {}, undefined, {
+        photosOnly: true,
+        onStage: ({ stage, fraction }) =>
+          setPhotos((list) => list.map((p) => (p.key === photo.key ? { ...p, progress: stage === 'preparing' ? null : fraction } : p))),
+      })
         .then((view) =>
           setPhotos((list) => list.map((p) => (p.key === photo.key ? { ...p, id: view.id, preview: view.thumbnailUrl ?? view.url } : p))),
         )
         .catch((err: Error) => setPhotos((list) => list.map((p) => (p.key === photo.key ? { ...p, error: err.message } : p))));
     }
+    setPhotos([...kept, ...added]);
   };
 
   const onSubmit = form.handleSubmit(async (values) => {
     const eatenAt = new Date(values.eatenAt);
     if (Number.isNaN(eatenAt.getTime())) {
-      form.setError('eatenAt', { message: 'Say when you ate it' });
+      form.setError('eatenAt', { message: 'Say when you ate it' }, { shouldFocus: true });
+      return;
+    }
+    if (eatenAt.getTime() > Date.now() + FUTURE_SLACK_MS) {
+      form.setError(
+        'eatenAt',
+        { message: 'The time eaten is more than a day in the future. Check the date and time.' },
+        { shouldFocus: true },
+      );
       return;
     }
     const attachmentIds = photos.flatMap((p) => (p.id ? [p.id] : []));
@@ -137,7 +174,8 @@ export function MealForm({
       onSaved();
       onOpenChange(false);
     } catch (error) {
-      toastError(error);
+      // A time or text the server refuses is said under its field; anything else in a toast.
+      if (!applyServerErrors(form, error, ['eatenAt', 'description', 'note', 'meal', 'hungerBefore', 'fullnessAfter'])) toastError(error);
     } finally {
       setSaving(false);
     }
@@ -184,34 +222,43 @@ export function MealForm({
         <div>
           <span className="mb-1.5 block text-sm font-medium text-slate-800">Photo</span>
           <div className="flex flex-wrap items-start gap-2">
-            {photos.map((p) => (
+            {shown.map((p) => (
               <figure key={p.key} className="relative h-20 w-20 overflow-hidden rounded-xl border border-slate-200 bg-slate-100">
                 {p.preview ? (
                   <img src={p.preview} alt={p.name} className="h-full w-full object-cover" data-testid="meal-photo-preview" />
-                ) : p.error ? null : (
-                  <Loader2 className="absolute inset-0 m-auto h-6 w-6 animate-spin text-brand-800" aria-label={`Uploading ${p.name}`} />
+                ) : (
+                  <div
+                    className="absolute inset-0 flex flex-col items-center justify-center gap-1 text-xs font-medium text-brand-900"
+                    data-testid="upload-progress"
+                    data-percent={p.progress == null ? '' : Math.round(p.progress * 100)}
+                  >
+                    <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" />
+                    <span className="tabular-nums">{p.progress == null ? 'Preparing…' : `${Math.round(p.progress * 100)}%`}</span>
+                    <progress className="sr-only" value={p.progress ?? undefined} max={1} aria-label={`Uploading ${p.name}`} />
+                  </div>
                 )}
                 <button
                   type="button"
-                  className="absolute top-1 right-1 rounded-full bg-white/90 p-0.5 text-slate-700 shadow"
+                  className="absolute top-0 right-0 flex h-11 w-11 items-start justify-end p-1 text-slate-700"
                   aria-label={`Remove ${p.name}`}
                   onClick={() => setPhotos((list) => list.filter((x) => x.key !== p.key))}
                 >
-                  <X className="h-4 w-4" aria-hidden="true" />
+                  <X className="h-5 w-5 rounded-full bg-white/90 p-0.5 shadow" aria-hidden="true" />
                 </button>
               </figure>
             ))}
-            {photos.filter((p) => !p.error).length < MEAL_PHOTOS_MAX && (
+            {shown.length < MEAL_PHOTOS_MAX && (
               <label className="flex h-20 min-w-20 cursor-pointer flex-col items-center justify-center gap-1 rounded-xl border-2 border-dashed border-brand-300 bg-brand-50 px-3 text-sm font-semibold text-brand-800 hover:bg-brand-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-300">
                 <Camera className="h-6 w-6" aria-hidden="true" />
-                {photos.length ? 'Add photo' : 'Take a photo'}
+                {shown.length ? 'Add photo' : 'Take a photo'}
                 {/* capture: the phone opens its camera directly (a desktop opens the file chooser). */}
                 <input
                   type="file"
-                  accept="image/jpeg,image/png,image/webp"
+                  accept={ACCEPTED_PHOTOS}
                   capture="environment"
                   className="sr-only"
                   data-testid="meal-photo-input"
+                  aria-describedby={photoHint}
                   onChange={(e) => {
                     pick(e.target.files);
                     e.target.value = '';
@@ -220,13 +267,14 @@ export function MealForm({
               </label>
             )}
           </div>
-          {photos
-            .filter((p) => p.error)
-            .map((p) => (
-              <p key={p.key} role="alert" className="mt-1 text-sm text-red-700">
-                {p.error}
-              </p>
-            ))}
+          <p id={photoHint} className="mt-1 text-xs text-slate-600">
+            Photos (JPEG, PNG or WebP), up to {MEAL_PHOTOS_MAX}. They are made smaller on your phone before they are sent.
+          </p>
+          {refused.map((p) => (
+            <p key={p.key} role="alert" className="mt-1 text-sm break-words text-red-700" data-testid="meal-photo-refused">
+              {p.error}
+            </p>
+          ))}
         </div>
 
         <TextAreaField

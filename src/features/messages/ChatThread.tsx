@@ -1,4 +1,4 @@
-import { AlertCircle, Check, CheckCheck, Clock, FileText } from 'lucide-react';
+import { AlertCircle, Bot, Check, CheckCheck, Clock, FileText } from 'lucide-react';
 import { Fragment, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Message } from '../../../server/messages/schema';
 import { formatDay } from '../../lib/format';
@@ -76,6 +76,17 @@ export function ChatThread(props: ChatThreadProps) {
     if (atEnd.current && document.visibilityState === 'visible') onAtEnd();
   }, [lastKey, onAtEnd]);
 
+  // The thread got shorter (a phone's keyboard opened under the composer): the newest message stays in sight.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (atEnd.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
   useEffect(() => {
     const onVisible = () => {
       if (document.visibilityState === 'visible' && atEnd.current) onAtEnd();
@@ -96,9 +107,10 @@ export function ChatThread(props: ChatThreadProps) {
     }
   };
 
-  // "Seen" goes under the last of the viewer's messages the other side has read.
-  const lastSeenOwn = [...messages].reverse().find((m) => isOwn(m) && m.seq <= seenSeq)?.seq ?? null;
-  const lastOwn = [...messages].reverse().find((m) => isOwn(m))?.seq ?? null;
+  // "Seen" goes under the last of the viewer's messages the other side has read (a person's, not an automatic reply).
+  const byPerson = (m: Message) => m.sender.role !== 'system';
+  const lastSeenOwn = [...messages].reverse().find((m) => byPerson(m) && isOwn(m) && m.seq <= seenSeq)?.seq ?? null;
+  const lastOwn = [...messages].reverse().find((m) => byPerson(m) && isOwn(m))?.seq ?? null;
   const lastIncoming = [...messages].reverse().find((m) => !isOwn(m));
 
   let previousDay = '';
@@ -147,6 +159,14 @@ export function ChatThread(props: ChatThreadProps) {
       ) : (
         <ol className="flex flex-col gap-1.5">
           {messages.map((m) => {
+            if (m.sender.role === 'system') {
+              return (
+                <Fragment key={m.seq}>
+                  {dayBreak(m.sentAt)}
+                  <AutomaticReply message={m} />
+                </Fragment>
+              );
+            }
             const own = isOwn(m);
             const status =
               own && m.seq === lastSeenOwn
@@ -157,13 +177,7 @@ export function ChatThread(props: ChatThreadProps) {
             return (
               <Fragment key={m.seq}>
                 {dayBreak(m.sentAt)}
-                <Bubble
-                  own={own}
-                  sender={m.sender.role === 'system' ? `${m.sender.name} (automatic reply)` : m.sender.name}
-                  at={m.sentAt}
-                  status={status}
-                  seq={m.seq}
-                >
+                <Bubble own={own} sender={m.sender.name} at={m.sentAt} status={status} seq={m.seq}>
                   {m.attachments.length > 0 && <Files files={m.attachments} own={own} links={props.files} />}
                   {m.text && <Linkified text={m.text} />}
                 </Bubble>
@@ -262,6 +276,29 @@ function Files({ files, own, links }: { files: readonly ShownFile[]; own: boolea
         );
       })}
     </ul>
+  );
+}
+
+/**
+ * The office-hours reply the server sends by itself: a notice across the thread in the care team's name,
+ * not a bubble, so nobody takes it for a person's answer.
+ */
+function AutomaticReply({ message }: { message: Message }) {
+  return (
+    <li className="my-2 flex justify-center" data-testid="chat-message" data-seq={message.seq} data-automatic="true">
+      <div className="w-full max-w-md rounded-xl border border-dashed border-slate-300 bg-slate-100 px-3.5 py-2 text-sm text-slate-800">
+        <p className="mb-0.5 flex items-center gap-1.5 text-xs font-semibold text-slate-700">
+          <Bot className="h-3.5 w-3.5" aria-hidden="true" />
+          Automatic reply · {message.sender.name}
+          <time className="ml-auto font-normal" dateTime={message.sentAt.toISOString()}>
+            {timeOf(message.sentAt)}
+          </time>
+        </p>
+        <p className="whitespace-pre-wrap break-words">
+          <Linkified text={message.text} />
+        </p>
+      </div>
+    </li>
   );
 }
 

@@ -2,7 +2,7 @@ import { FileText, Paperclip, SendHorizontal, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { MESSAGE_ATTACHMENTS_MAX, MESSAGE_TEXT_MAX } from '../../../server/messages/schema';
 import type { PendingFile } from './pending-messages';
-import { ACCEPTED_FILES, uploadAttachment } from './upload';
+import { ACCEPTED_FILES, refusalOf, uploadAttachment } from './upload';
 
 /** The count shows once a message comes this close to the limit. */
 const COUNT_FROM = MESSAGE_TEXT_MAX - 400;
@@ -12,7 +12,15 @@ const MAX_ROWS_PX = 160;
 const enterSends = () => typeof window !== 'undefined' && window.matchMedia('(hover: hover) and (pointer: fine)').matches;
 
 /** A file being attached: uploading (with progress), ready (its view), or refused (why). */
-type Picked = { key: number; name: string; progress: number; view?: PendingFile; error?: string; abort: AbortController };
+type Picked = {
+  key: number;
+  name: string;
+  /** Sent fraction of the upload; null while a photo is being made smaller on the phone. */
+  progress: number | null;
+  view?: PendingFile;
+  error?: string;
+  abort: AbortController;
+};
 
 export type ComposerProps = {
   onSend: (text: string, attachments: PendingFile[]) => void;
@@ -23,7 +31,20 @@ export type ComposerProps = {
   /** Text to put in (a saved reply), with a counter so the same text can be inserted twice. */
   insert?: { text: string; nonce: number } | null;
   placeholder?: string;
+  /** The text box gained or lost focus (a phone's keyboard opening or closing). */
+  onFocusChange?: (focused: boolean) => void;
 };
+
+/** How far a file's upload is: "Preparing" while a photo is made smaller, then the percentage sent. */
+export function UploadMeter({ name, progress }: { name: string; progress: number | null }) {
+  const percent = progress === null ? null : Math.round(progress * 100);
+  return (
+    <span className="flex items-center gap-1.5" data-testid="upload-progress" data-percent={percent ?? ''}>
+      <progress className="h-1.5 w-16" value={progress ?? undefined} max={1} aria-label={`Uploading ${name}`} />
+      <span className="text-xs text-slate-700 tabular-nums">{percent === null ? 'Preparing…' : `${percent}%`}</span>
+    </span>
+  );
+}
 
 /**
  * Writing a message: a text box that grows with its text up to a few lines,
@@ -31,7 +52,15 @@ export type ComposerProps = {
  * would refuse it. Sent text leaves the box at once; the thread shows it as
  * "sending" until the server has it.
  */
-export function Composer({ onSend, onTyping, disabled, disabledReason, insert, placeholder = 'Write a message' }: ComposerProps) {
+export function Composer({
+  onSend,
+  onTyping,
+  disabled,
+  disabledReason,
+  insert,
+  placeholder = 'Write a message',
+  onFocusChange,
+}: ComposerProps) {
   const [text, setText] = useState('');
   const [files, setFiles] = useState<Picked[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -47,7 +76,15 @@ export function Composer({ onSend, onTyping, disabled, disabledReason, insert, p
     if (!chosen) return;
     const room = MESSAGE_ATTACHMENTS_MAX - files.length;
     const added = [...chosen].slice(0, Math.max(0, room)).map((file) => {
-      const picked: Picked = { key: nextKey.current++, name: file.name, progress: 0, abort: new AbortController() };
+      const refused = refusalOf(file);
+      const picked: Picked = {
+        key: nextKey.current++,
+        name: file.name,
+        progress: null,
+        abort: new AbortController(),
+        error: refused ?? undefined,
+      };
+      if (refused) return picked;
       uploadAttachment(file, (progress) => update(picked.key, { progress }), picked.abort.signal)
         .then((view) => update(picked.key, { view, progress: 1 }))
         .catch((err: Error) => update(picked.key, { error: err.message }));
@@ -59,7 +96,7 @@ export function Composer({ onSend, onTyping, disabled, disabledReason, insert, p
             {
               key: nextKey.current++,
               name: `${chosen.length - room} more`,
-              progress: 0,
+              progress: null,
               error: `A message can carry at most ${MESSAGE_ATTACHMENTS_MAX} files.`,
               abort: new AbortController(),
             },
@@ -121,12 +158,15 @@ export function Composer({ onSend, onTyping, disabled, disabledReason, insert, p
               ) : (
                 <FileText className="h-4 w-4 shrink-0" aria-hidden="true" />
               )}
-              <span className="max-w-40 truncate">{f.name}</span>
               {f.error ? (
-                <span role="alert">{f.error}</span>
-              ) : !f.view ? (
-                <progress className="h-1.5 w-16" value={f.progress} max={1} aria-label={`Uploading ${f.name}`} />
-              ) : null}
+                // The message names the file in full: a refused file's name is what tells which one it was.
+                <span role="alert" className="min-w-0 break-words">
+                  {f.error}
+                </span>
+              ) : (
+                <span className="max-w-40 truncate">{f.name}</span>
+              )}
+              {!f.error && !f.view ? <UploadMeter name={f.name} progress={f.progress} /> : null}
               <button
                 type="button"
                 onClick={() => remove(f.key)}
@@ -176,12 +216,16 @@ export function Composer({ onSend, onTyping, disabled, disabledReason, insert, p
             if (e.target.value.trim()) onTyping?.();
           }}
           onKeyDown={onKeyDown}
+          onFocus={() => onFocusChange?.(true)}
+          onBlur={() => onFocusChange?.(false)}
           aria-invalid={tooLong || undefined}
           aria-describedby={`${id}-count`}
           className="min-h-11 flex-1 resize-none rounded-xl border border-slate-300 bg-white px-3 py-2.5 text-base leading-snug text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:ring-2 focus:ring-brand-200 focus:outline-none aria-[invalid=true]:border-red-600 disabled:bg-slate-100"
         />
         <button
           type="submit"
+          // Pressing Send keeps the focus (and a phone's keyboard) in the text box, as chat apps do.
+          onPointerDown={(e) => e.preventDefault()}
           disabled={disabled || tooLong || uploading || (!text.trim() && ready.length === 0)}
           className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-300 disabled:text-slate-600"
           aria-label="Send"

@@ -1,9 +1,11 @@
-import { useCallback } from 'react';
+import { type CSSProperties, type Ref, useCallback, useState } from 'react';
 import type { Message } from '../../../server/messages/schema';
 import { LoadError, Loading } from '../../components/ui/States';
+import { isOutage } from '../../lib/outage';
 import { ChatThread } from './ChatThread';
 import { Composer } from './Composer';
 import type { Conversation } from './use-conversation';
+import { TAB_BAR_ASIDE_CSS, useTabBarAsideWhile } from './use-fill-viewport';
 
 export type ConversationViewProps = {
   conversation: Conversation;
@@ -15,6 +17,8 @@ export type ConversationViewProps = {
   composerDisabledReason?: string | null;
   insert?: { text: string; nonce: number } | null;
   className?: string;
+  style?: CSSProperties;
+  ref?: Ref<HTMLElement>;
 };
 
 /** A conversation's thread and composer in one card that fills the height it is given. */
@@ -27,11 +31,17 @@ export function ConversationView({
   composerDisabledReason,
   insert,
   className,
+  style,
+  ref,
 }: ConversationViewProps) {
   const markRead = c.markRead;
+  const [composing, setComposing] = useState(false);
+  useTabBarAsideWhile(composing);
   const onAtEnd = useCallback(() => void markRead(), [markRead]);
   return (
     <section
+      ref={ref}
+      style={style}
       className={`flex min-h-0 flex-col overflow-hidden rounded-2xl border border-slate-200 bg-slate-50 ${className ?? ''}`}
       aria-label="Conversation"
       data-testid="conversation"
@@ -41,7 +51,7 @@ export function ConversationView({
         <div className="flex flex-1 items-center justify-center">
           <Loading label="Loading messages" compact />
         </div>
-      ) : c.status === 'error' ? (
+      ) : c.status === 'error' && !isOutage(c.error) ? (
         <div className="flex flex-1 items-center justify-center p-4">
           <LoadError error={c.error} onRetry={() => void c.catchUp()} compact />
         </div>
@@ -58,14 +68,21 @@ export function ConversationView({
           onDiscard={c.discard}
           onAtEnd={onAtEnd}
           activity={activity}
-          emptyText={emptyText}
+          emptyText={
+            c.status === 'error'
+              ? 'You are offline and this conversation has not been opened on this device yet. What you write now waits here and goes when you are back online.'
+              : emptyText
+          }
           files={{ renew: c.renewFiles, failed: c.fileFailed }}
         />
       )}
+      <style>{TAB_BAR_ASIDE_CSS}</style>
       <Composer
+        onFocusChange={setComposing}
         onSend={c.send}
         onTyping={onTyping}
-        disabled={Boolean(composerDisabledReason) || c.status !== 'ready'}
+        // Offline with nothing kept to show, a message can still be written: it waits on this device.
+        disabled={Boolean(composerDisabledReason) || c.status === 'loading'}
         disabledReason={composerDisabledReason ?? undefined}
         insert={insert}
       />

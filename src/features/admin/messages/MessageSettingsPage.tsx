@@ -257,7 +257,14 @@ function ReplyForm({
   return (
     <form method="post" onSubmit={(e) => void submit(e)} className="mt-3 flex flex-col gap-3 rounded-xl bg-slate-50 p-3">
       <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title?.[0]} maxLength={80} />
-      <TextAreaField label="Text" value={body} onChange={(e) => setBody(e.target.value)} error={errors.body?.[0]} rows={4} />
+      <TextAreaField
+        label="Text"
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+        error={errors.body?.[0]}
+        rows={4}
+        hint="Write {first name} or {full name}: it is filled with the client’s name when you insert the reply."
+      />
       <div className="flex gap-2">
         <Button type="submit" size="sm" disabled={busy}>
           {busy ? 'Saving…' : submitLabel}

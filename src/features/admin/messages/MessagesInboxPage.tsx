@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, MessageCircle, Search, Settings } from 'lucide-react';
-import { useState } from 'react';
+import { ArrowLeft, Info, MessageCircle, Search, Settings } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { Link, Redirect, useParams, useSearch } from 'wouter';
 import type { InboxFilter } from '../../../../server/messages/schema';
 import { INBOX_FILTERS } from '../../../../server/messages/schema';
@@ -11,6 +11,8 @@ import { useSessionInfo } from '../../../lib/use-session';
 import { ConversationView } from '../../messages/ConversationView';
 import { useConversation } from '../../messages/use-conversation';
 import { useLiveConversation } from '../../messages/use-live-conversation';
+import { useFillViewport } from '../../messages/use-fill-viewport';
+import { fillPlaceholders } from './placeholders';
 import { EmptyState, LoadError, Loading, Page, Pager, Segmented } from '../ui';
 import { useDebounced } from '../use-debounced';
 import { ConversationPanel } from './ConversationPanel';
@@ -18,9 +20,11 @@ import { SavedReplyPicker } from './SavedReplyPicker';
 
 const FILTER_OPTIONS = (Object.keys(INBOX_FILTERS) as InboxFilter[]).map((value) => ({ value, label: INBOX_FILTERS[value] }));
 const PAGE_SIZE = 25;
-/** Below the title on a 1440 px screen: the list, the open conversation and its panel share this height. */
-const PANE_HEIGHT = 'lg:h-[calc(100dvh-13rem)] lg:min-h-[32rem]';
-const CHAT_HEIGHT_PHONE = 'h-[calc(100dvh-12.5rem)] min-h-80 lg:h-full';
+/**
+ * Below the title the list, the open conversation and its panel share the screen's height (measured,
+ * see use-fill-viewport.ts; this CSS holds until then). On a phone one of them fills it at a time.
+ */
+const PANE_HEIGHT = 'h-[calc(100dvh-12rem)] lg:h-[calc(100dvh-13rem)]';
 
 /**
  * /admin/messages and /admin/messages/:id: every conversation, newest first,
@@ -34,21 +38,29 @@ export function MessagesInboxPage() {
   const openId = params.id ? Number(params.id) : null;
   // The unread-message mail links to /admin/messages?conversation=<id>.
   const linked = new URLSearchParams(useSearch()).get('conversation');
+  const panes = useRef<HTMLDivElement>(null);
+  const height = useFillViewport(panes, [openId]);
   if (!params.id && linked && /^\d+$/.test(linked)) return <Redirect to={`/messages/${linked}`} replace />;
   return (
     <Page
       title="Messages"
-      lead="Conversations with clients. Anyone on the care team can read and answer."
+      lead={<span className="hidden sm:inline">Conversations with clients. Anyone on the care team can read and answer.</span>}
       actions={
-        <Link href="/messages/settings" className={buttonClasses('secondary', 'sm')}>
+        <Link href="/messages/settings" className={buttonClasses('ghost', 'sm', 'min-h-11')} aria-label="Saved replies and office hours">
           <Settings className="h-4 w-4" aria-hidden="true" />
-          Saved replies and office hours
+          <span className="hidden sm:inline">Saved replies and office hours</span>
+          <span className="sm:hidden">Settings</span>
         </Link>
       }
       width="max-w-none"
     >
-      <div className={`grid gap-4 lg:grid-cols-[20rem_minmax(0,1fr)_17rem] ${PANE_HEIGHT}`}>
-        <div className={`${openId ? 'hidden lg:flex' : 'flex'} min-h-0 flex-col`}>
+      <div
+        ref={panes}
+        style={height === null ? undefined : { height }}
+        className={`grid min-h-0 grid-cols-1 grid-rows-[minmax(0,1fr)] gap-4 lg:grid-cols-[20rem_minmax(0,1fr)_17rem] ${PANE_HEIGHT}`}
+        data-testid="inbox-panes"
+      >
+        <div className={`${openId ? 'hidden lg:flex' : 'flex'} min-h-0 min-w-0 flex-col`}>
           <InboxList openId={openId} />
         </div>
         {openId && Number.isInteger(openId) ? (
@@ -183,14 +195,16 @@ function OpenConversation({ conversationId }: { conversationId: number }) {
   });
   const live = useLiveConversation(conversation);
   const client = panel.data?.conversation.client;
+  // On a phone the client's details take the conversation's place when asked for; beside it from 1024 px.
+  const [aboutOpen, setAboutOpen] = useState(false);
   return (
     <>
       {/* min-w-0: a grid item otherwise grows to its widest content (a long link), wider than a phone. */}
-      <div className="flex min-h-0 min-w-0 flex-col gap-2">
-        <div className="flex items-center gap-2">
+      <div className={`${aboutOpen ? 'hidden lg:flex' : 'flex'} min-h-0 min-w-0 flex-col gap-2`}>
+        <div className="flex items-center gap-1.5 sm:gap-2">
           <Link
             href="/messages"
-            className="rounded-full p-1.5 text-slate-700 hover:bg-slate-100 lg:hidden"
+            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 lg:hidden"
             aria-label="Back to conversations"
           >
             <ArrowLeft className="h-5 w-5" aria-hidden="true" />
@@ -198,7 +212,22 @@ function OpenConversation({ conversationId }: { conversationId: number }) {
           <h2 className="min-w-0 flex-1 truncate text-lg font-bold text-slate-900" data-testid="conversation-title">
             {client ? client.name : panel.isError ? 'Conversation' : 'Loading…'}
           </h2>
-          <SavedReplyPicker onPick={(text) => setInsert({ text, nonce: Date.now() })} />
+          <button
+            type="button"
+            onClick={() => setAboutOpen(true)}
+            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 lg:hidden"
+            aria-label="About this client"
+          >
+            <Info className="h-5 w-5" aria-hidden="true" />
+          </button>
+          <SavedReplyPicker
+            onPick={(text) =>
+              setInsert({
+                text: fillPlaceholders(text, { firstName: client?.firstName ?? null, fullName: client?.name ?? null }),
+                nonce: Date.now(),
+              })
+            }
+          />
         </div>
         <ConversationView
           conversation={conversation}
@@ -208,10 +237,20 @@ function OpenConversation({ conversationId }: { conversationId: number }) {
           emptyText="No messages yet. Write the first one."
           composerDisabledReason={client && !client.active ? 'This client is deactivated.' : null}
           insert={insert}
-          className={`${CHAT_HEIGHT_PHONE} lg:min-h-0 lg:flex-1`}
+          className="min-h-0 flex-1"
         />
       </div>
-      <ConversationPanel query={panel} />
+      <div className={`${aboutOpen ? 'flex' : 'hidden lg:flex'} min-h-0 min-w-0 flex-col gap-2`}>
+        <button
+          type="button"
+          onClick={() => setAboutOpen(false)}
+          className="flex min-h-11 items-center gap-1.5 self-start rounded-lg px-2 text-sm font-semibold text-brand-800 hover:bg-brand-50 lg:hidden"
+        >
+          <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+          Back to the conversation
+        </button>
+        <ConversationPanel query={panel} />
+      </div>
     </>
   );
 }

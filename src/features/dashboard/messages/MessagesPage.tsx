@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button } from '../../../components/ui/Button';
 import { Page } from '../../../components/ui/Page';
 import { LoadError, Loading } from '../../../components/ui/States';
@@ -9,10 +9,11 @@ import { useTRPC, useTRPCClient } from '../../../lib/trpc';
 import { useSessionInfo } from '../../../lib/use-session';
 import { ConversationView } from '../../messages/ConversationView';
 import { useConversation } from '../../messages/use-conversation';
+import { useFillViewport } from '../../messages/use-fill-viewport';
 import { useLiveConversation } from '../../messages/use-live-conversation';
 
-/** The chat fills the screen below the title, on a phone with its keyboard open as on a desktop. */
-const CHAT_HEIGHT = 'h-[calc(100dvh-11.5rem)] min-h-80 sm:h-[calc(100dvh-14rem)]';
+/** Before it is measured (use-fill-viewport.ts), the chat fills the screen below the title by CSS alone. */
+const CHAT_HEIGHT = 'h-[calc(100dvh-11.5rem-var(--app-bottom-bar,0px))] sm:h-[calc(100dvh-14rem)]';
 
 /** The client's conversation with the care team (/dashboard/messages). */
 export function MessagesPage() {
@@ -23,7 +24,7 @@ export function MessagesPage() {
   return (
     <Page
       title="Messages"
-      lead="Write to your dietitians. They usually answer within office hours."
+      lead={<span className="hidden sm:inline">Write to your dietitians. They usually answer within office hours.</span>}
       actions={conversation && <DownloadButton conversationId={conversation.id} />}
       width="max-w-3xl"
     >
@@ -45,8 +46,12 @@ function ClientConversation({ conversationId, viewerId }: { conversationId: numb
     onRead: () => void queryClient.invalidateQueries({ queryKey: trpc.messages.unread.queryKey() }),
   });
   const live = useLiveConversation(conversation);
+  const box = useRef<HTMLElement>(null);
+  const height = useFillViewport(box, [conversation.status]);
   return (
     <ConversationView
+      ref={box}
+      style={height === null ? undefined : { height }}
       conversation={conversation}
       activity={live.activity}
       onTyping={live.onTyping}
@@ -57,7 +62,7 @@ function ClientConversation({ conversationId, viewerId }: { conversationId: numb
   );
 }
 
-/** "Download conversation": the whole conversation as a text file, made by the server. */
+/** "Download": the whole conversation with its photos and PDFs, a ZIP made by the server; a quiet control beside the title. */
 function DownloadButton({ conversationId }: { conversationId: number }) {
   const client = useTRPCClient();
   const [busy, setBusy] = useState(false);
@@ -78,9 +83,16 @@ function DownloadButton({ conversationId }: { conversationId: number }) {
     }
   };
   return (
-    <Button variant="secondary" onClick={() => void download()} disabled={busy}>
+    <Button
+      variant="ghost"
+      size="sm"
+      className="min-h-11"
+      onClick={() => void download()}
+      disabled={busy}
+      aria-label={busy ? undefined : 'Download conversation'}
+    >
       <Download className="h-4 w-4" aria-hidden="true" />
-      {busy ? 'Preparing…' : 'Download conversation'}
+      {busy ? 'Preparing…' : 'Download'}
     </Button>
   );
 }
