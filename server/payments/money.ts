@@ -2,7 +2,9 @@
  * Invoice arithmetic, in integer paise only (never floats). Pure, so the
  * property tests (money.test.ts) can run it on any input, and the one place
  * totals, tax and rounding are computed: the server calls it when it issues
- * an invoice, and nothing a browser sends is trusted as an amount.
+ * an invoice, and the console's form calls the same functions to preview the
+ * totals before Issue (this module imports nothing, so the browser may load
+ * it). Nothing a browser sends is trusted as an amount.
  */
 
 /** The largest invoice total we accept: ₹10,00,000 (10 lakh), far above any plan, far below 2^53 after multiplying by a rate. */
@@ -102,6 +104,37 @@ export function computeInvoice(input: { lines: LineInput[]; discountPaise?: numb
     roundOffPaise: totalPaise - beforeRounding,
     totalPaise,
   };
+}
+
+/** A catalogue plan as an invoice line needs it. */
+export type PlanForLine = { name: string; duration: string; sellPrice: number };
+
+/**
+ * An invoice's lines: the plan first (its name with its length, at its
+ * selling price in rupees from the catalogue), then the dietitian's own
+ * lines, in order.
+ */
+export function invoiceLines(plan: PlanForLine | undefined, custom: readonly LineInput[]): LineInput[] {
+  const lines: LineInput[] = [];
+  if (plan)
+    lines.push({
+      description: plan.name.includes(plan.duration) ? plan.name : `${plan.name} (${plan.duration})`,
+      quantity: 1,
+      unitPaise: plan.sellPrice * 100,
+    });
+  for (const l of custom) lines.push({ description: l.description, quantity: l.quantity, unitPaise: l.unitPaise });
+  return lines;
+}
+
+/** How the clinic taxes a supply to this state: no GSTIN, no tax; within its own state CGST + SGST; else IGST. */
+export function taxModeFor(
+  settings: { gstin: string | null; stateCode: string; taxRateBp: number },
+  clientStateCode: string | null,
+): TaxMode {
+  if (!settings.gstin) return { kind: 'none' };
+  return clientStateCode === settings.stateCode
+    ? { kind: 'intra', rateBp: settings.taxRateBp }
+    : { kind: 'inter', rateBp: settings.taxRateBp };
 }
 
 /** '₹16,499.00' style, from paise, for PDFs, mails and CSV readers (the browser formats with Intl too). */

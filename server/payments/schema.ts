@@ -134,6 +134,15 @@ export const createInvoiceInput = z
   .refine((v) => v.plan || v.lines.length > 0, { message: 'Add a plan or at least one line', path: ['lines'] });
 export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
 
+const RUPEES_TEXT = /^₹?\s*\d[\d,]*(\.\d{1,2})?$/;
+/** Rupees as typed ('1,499', '₹1499.50') as paise; blank is 0; null when it is not an amount. */
+export function rupeesTextToPaise(text: string): number | null {
+  const v = text.trim();
+  if (v === '') return 0;
+  if (!RUPEES_TEXT.test(v)) return null;
+  return Math.round(Number(v.replace(/[₹,\s]/g, '')) * 100);
+}
+
 /**
  * Rupees as the console's form takes them ('1,499', '₹1499.50', blank for
  * none): paise, under the same rule as the API's amounts.
@@ -142,8 +151,8 @@ const formRupees = (label: string) =>
   z
     .string({ error: `${label} must be an amount in rupees` })
     .trim()
-    .refine((v) => v === '' || /^₹?\s*\d[\d,]*(\.\d{1,2})?$/.test(v), `${label} must be an amount in rupees, like 1,499 or 1499.50`)
-    .transform((v) => (v === '' ? 0 : Math.round(Number(v.replace(/[₹,\s]/g, '')) * 100)))
+    .refine((v) => rupeesTextToPaise(v) !== null, `${label} must be an amount in rupees, like 1,499 or 1499.50`)
+    .transform((v) => rupeesTextToPaise(v) ?? 0)
     .pipe(paise(label));
 
 /**
@@ -320,6 +329,9 @@ export const pdfLinks = z.object({
   receiptUrl: z.string().nullable(),
   expiresAt: z.date(),
 });
+
+/** The plan a payment would start (null: the invoice has no plan). */
+export const planOnPayment = z.object({ planName: z.string(), startDate: z.string(), endDate: z.string() }).nullable();
 
 export const paymentsSummary = z.object({
   counts: z.record(z.enum([...INVOICE_STATUSES, 'overdue']), z.number().int()),

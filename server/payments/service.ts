@@ -10,9 +10,10 @@ import { badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors
 import type { PaidVia } from '../db/schema.js';
 import { formatDay, SERVICE_TIME_ZONE } from '../format.js';
 import { addDays } from '../check-in/cadence.js';
+import { planEndDate } from '../subscription/period.js';
 import { assignSubscription } from '../subscription/service.js';
 import { findClientAccount } from '../users/repo.js';
-import { computeInvoice, type LineInput, MAX_INVOICE_PAISE, type TaxMode } from './money.js';
+import { computeInvoice, invoiceLines, type LineInput, MAX_INVOICE_PAISE, taxModeFor } from './money.js';
 import { type NotifyDeps, notifyPaymentEvent, type PaymentEvent } from './notify.js';
 import { attachPaymentLink } from './payment-link.js';
 import * as repo from './repo.js';
@@ -165,13 +166,7 @@ function mayRead(actor: SessionUser, row: { client_id: number }) {
   if (actor.role !== ROLE.admin && row.client_id !== actor.id) throw forbidden('You can only see your own invoices.');
 }
 
-/** How the clinic taxes a supply to this state. */
-export function taxModeFor(settings: Pick<BillingSettings, 'gstin' | 'stateCode' | 'taxRateBp'>, clientStateCode: string | null): TaxMode {
-  if (!settings.gstin) return { kind: 'none' };
-  return clientStateCode === settings.stateCode
-    ? { kind: 'intra', rateBp: settings.taxRateBp }
-    : { kind: 'inter', rateBp: settings.taxRateBp };
-}
+export { taxModeFor };
 
 /**
  * A dietitian issues an invoice. The plan's name and price come from the
@@ -188,20 +183,12 @@ export async function issueInvoice(deps: PaymentDeps, actor: SessionUser, input:
   const settings = await getBillingSettings(deps.db);
   if (!settings) throw conflict(SETTINGS_MISSING);
 
-  const lines: Array<LineInput & { sac: string | null }> = [];
   const plan = v.plan ? findPlan(v.plan.planType, v.plan.planId) : undefined;
   if (v.plan && !plan) {
     const message = `The ${v.plan.planType} catalogue has no plan ${v.plan.planId}.`;
     throw badRequest(message, { 'plan.planId': [message] });
   }
-  if (plan)
-    lines.push({
-      description: plan.name.includes(plan.duration) ? plan.name : `${plan.name} (${plan.duration})`,
-      quantity: 1,
-      unitPaise: plan.sellPrice * 100,
-      sac: settings.sacCode,
-    });
-  for (const l of v.lines) lines.push({ description: l.description, quantity: l.quantity, unitPaise: l.unitPaise, sac: settings.sacCode });
+  const lines = invoiceLines(plan, v.lines).map((l) => ({ ...l, sac: settings.sacCode as string | null }));
 
   const clientStateCode = v.clientStateCode ?? null;
   if (settings.gstin && !clientStateCode) {
@@ -411,6 +398,20 @@ export async function planStartFor(db: Db, row: Pick<repo.InvoiceRow, 'client_id
   const today = serviceDay(now);
   const lastDay = await repo.lastRunningSubscriptionDay(db, row.client_id, today);
   return lastDay ? addDays(lastDay, 1) : today;
+}
+
+/**
+ * What paying this invoice now would start: its plan, from the day after the
+ * client's running plan ends (else today), to its end. Null when the invoice
+ * has no plan. The console asks before a confirmation starts a plan.
+ */
+export async function planOnPayment(db: Db, id: number, now: Date): Promise<StartedPlan | null> {
+  const row = await repo.findInvoice(db, id);
+  if (!row) throw notFound(INVOICE_MISSING);
+  const plan = row.plan_type && row.plan_id ? findPlan(row.plan_type, row.plan_id) : undefined;
+  if (!plan) return null;
+  const startDate = await planStartFor(db, row, now);
+  return { planName: plan.name, startDate, endDate: planEndDate(startDate, plan) };
 }
 
 /** "PSN/26-27/0001 is paid. Weight Loss 1 Month runs from 28 Nov 2026 to 27 Dec 2026." */

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { invoicesCsv } from '../../payments/csv.js';
-import { billingSettings, billingSettingsInput, exportInput, paymentsSummary } from '../../payments/schema.js';
+import {
+  billingSettings,
+  billingSettingsInput,
+  exportInput,
+  invoiceIdInput,
+  paymentsSummary,
+  planOnPayment,
+} from '../../payments/schema.js';
 import * as service from '../../payments/service.js';
 import { messageResult } from '../common.js';
 
@@ -12,6 +19,11 @@ export const paymentsRouter = router({
     .input(billingSettingsInput)
     .output(messageResult)
     .mutation(({ ctx, input }) => service.saveBillingSettings(ctx.deps, ctx.user, input)),
+  /** The plan paying this invoice now would start, and when: the console says it before Confirm or Record a payment. */
+  planOnPayment: adminProcedure
+    .input(invoiceIdInput)
+    .output(planOnPayment)
+    .query(({ ctx, input }) => service.planOnPayment(ctx.deps.db, input.id, ctx.deps.clock())),
   summary: adminProcedure.output(paymentsSummary).query(({ ctx }) => service.paymentsSummary(ctx.deps.db, ctx.deps.clock())),
   exportCsv: adminProcedure
     .input(exportInput)

@@ -1,13 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, X } from 'lucide-react';
-import { type ReactNode, useId, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useId, useState } from 'react';
 import { TextField } from '../../../components/ui/Field';
 import { useTRPC } from '../../../lib/trpc';
 import { useDebounced } from '../use-debounced';
 
 export type PickedClient = { id: number; fullName: string; email?: string };
 
-/** Choose a client by typing the start of their name, email or phone. */
+/**
+ * Choose a client by typing the start of their name, email or phone: a
+ * combobox (arrow keys move through the matches, Enter picks, Escape clears
+ * the search), or a tap on a match.
+ */
 export function ClientPicker({
   value,
   onChange,
@@ -21,6 +25,7 @@ export function ClientPicker({
   const [q, setQ] = useState('');
   const search = useDebounced(q.trim(), 250);
   const listId = useId();
+  const [active, setActive] = useState(-1);
   const found = useQuery({
     ...trpc.admin.clients.list.queryOptions({ q: search, status: 'active', pageSize: 10 }),
     enabled: !value && search.length > 0,
@@ -60,44 +65,80 @@ export function ClientPicker({
   }
 
   const items = found.data?.items ?? [];
+  const open = search.length > 0;
+  const pick = (c: (typeof items)[number]) => {
+    onChange({ id: c.id, fullName: c.fullName, email: c.email });
+    setQ('');
+    setActive(-1);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown' && items.length > 0) {
+      e.preventDefault();
+      setActive((i) => (i + 1) % items.length);
+    } else if (e.key === 'ArrowUp' && items.length > 0) {
+      e.preventDefault();
+      setActive((i) => (i <= 0 ? items.length - 1 : i - 1));
+    } else if (e.key === 'Enter' && open) {
+      // Enter in the search never submits the form around it: it picks the highlighted match, or the only one.
+      e.preventDefault();
+      const chosen = items[active] ?? (items.length === 1 ? items[0] : undefined);
+      if (chosen) pick(chosen);
+    } else if (e.key === 'Escape' && q) {
+      e.stopPropagation();
+      setQ('');
+      setActive(-1);
+    }
+  };
+  const optionId = (i: number) => `${listId}-option-${i}`;
   return (
     <div className="flex flex-col gap-1">
       <TextField
         label="Client"
         type="search"
+        role="combobox"
         placeholder="Type a name, email or phone"
         value={q}
-        onChange={(e) => setQ(e.target.value)}
+        onChange={(e) => {
+          setQ(e.target.value);
+          setActive(-1);
+        }}
+        onKeyDown={onKeyDown}
         error={error}
+        aria-autocomplete="list"
+        aria-expanded={open}
         aria-controls={listId}
+        aria-activedescendant={open && items[active] ? optionId(active) : undefined}
         autoComplete="off"
       />
-      {search.length > 0 && (
-        <ul
-          id={listId}
-          aria-label="Matching clients"
-          className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white"
-          data-testid="client-picker-results"
-        >
+      {open && (
+        <div className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white" data-testid="client-picker-results">
           {found.isPending ? (
-            <li className="px-3 py-2 text-sm text-slate-600">Searching…</li>
+            <p className="px-3 py-2 text-sm text-slate-600">Searching…</p>
           ) : items.length === 0 ? (
-            <li className="px-3 py-2 text-sm text-slate-600">No active client starts with “{search}”.</li>
-          ) : (
-            items.map((c) => (
-              <li key={c.id}>
-                <button
-                  type="button"
-                  className="flex w-full flex-col items-start px-3 py-2 text-left hover:bg-brand-50 focus:bg-brand-50"
-                  onClick={() => onChange({ id: c.id, fullName: c.fullName, email: c.email })}
-                >
-                  <span className="font-medium text-slate-900">{c.fullName}</span>
-                  <span className="text-xs text-slate-600">{c.email}</span>
-                </button>
-              </li>
-            ))
-          )}
-        </ul>
+            <p className="px-3 py-2 text-sm text-slate-600">No active client starts with “{search}”.</p>
+          ) : null}
+          <div id={listId} role="listbox" aria-label="Matching clients">
+            {items.map((c, i) => (
+              // The input keeps focus; a pointer picks with a press, the keyboard with Enter on the highlighted one.
+              <div
+                key={c.id}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === active}
+                tabIndex={-1}
+                className={`flex min-h-11 cursor-pointer flex-col items-start justify-center px-3 py-2 text-left hover:bg-brand-50 ${
+                  i === active ? 'bg-brand-50' : ''
+                }`}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => pick(c)}
+                onKeyDown={(e) => e.key === 'Enter' && pick(c)}
+              >
+                <span className="font-medium text-slate-900">{c.fullName}</span>
+                <span className="text-xs text-slate-600">{c.email}</span>
+              </div>
+            ))}
+          </div>
+        </div>
       )}
     </div>
   );

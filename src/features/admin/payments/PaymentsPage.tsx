@@ -4,15 +4,13 @@ import { Download, IndianRupee, Plus, Settings } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { PLAN_TYPE_LABELS, PLAN_TYPES, type PlanType, plansOfType } from '../../../../server/catalogue/plans';
 import {
   type BillingSettings,
   type BillingSettingsInput,
   billingSettingsInput,
   DEFAULT_SAC,
   financialYearOf,
-  GST_STATES,
-  issueInvoiceForm,
+  PAID_VIA_LABEL,
   reasonForm,
   TAX_RATES_BP,
 } from '../../../../server/payments/schema';
@@ -22,11 +20,13 @@ import { SelectField, TextAreaField, TextField } from '../../../components/ui/Fi
 import { Modal } from '../../../components/ui/Modal';
 import { formatDay, localToday } from '../../../lib/format';
 import { toastError } from '../../../lib/notify';
-import { newRequestKey } from '../../../lib/request-key';
 import { applyServerErrors } from '../../../lib/server-errors';
 import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
 import { useLiveInvoices } from '../../payments/use-live-invoices';
+import { IssueInvoiceDialog } from './IssueInvoiceDialog';
+import { ConfirmPaymentDialog, RecordPaymentDialog } from './PaymentDialogs';
+import { StateOptions, useRefreshPayments } from './shared';
 import { formatPaise, type InvoiceView, STATUS_LABEL, statusOf, statusTone } from '../../payments/format';
 import { EmptyState, LoadError, Loading, Page, Pager, Segmented, Table, td, th } from '../ui';
 
@@ -119,30 +119,10 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-function useRefreshPayments() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.invoice.list.queryKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.admin.payments.summary.queryKey() }),
-    ]);
-}
-
 function InvoiceTable({ items }: { items: InvoiceView[] }) {
   const [deciding, setDeciding] = useState<{ invoice: InvoiceView; action: 'reject' | 'void' } | null>(null);
-  const trpc = useTRPC();
-  const refresh = useRefreshPayments();
-  const confirm = useMutation(trpc.invoice.confirm.mutationOptions());
-  const onConfirm = async (inv: InvoiceView) => {
-    try {
-      const res = await confirm.mutateAsync({ id: inv.id });
-      toast.success(res.message);
-      await refresh();
-    } catch (error) {
-      toastError(error);
-    }
-  };
+  const [confirming, setConfirming] = useState<InvoiceView | null>(null);
+  const [recording, setRecording] = useState<InvoiceView | null>(null);
   return (
     <>
       <Table label="Invoices">
@@ -170,8 +150,11 @@ function InvoiceTable({ items }: { items: InvoiceView[] }) {
                     {STATUS_LABEL[s]}
                   </span>
                   {inv.status === 'claimed' && inv.claim && <p className="mt-1 text-xs text-slate-600">UTR {inv.claim.utr}</p>}
-                  {inv.status === 'paid' && inv.paymentReference && (
-                    <p className="mt-1 text-xs text-slate-600">Ref {inv.paymentReference}</p>
+                  {inv.status === 'paid' && inv.paidVia && (
+                    <p className="mt-1 text-xs text-slate-600">
+                      {PAID_VIA_LABEL[inv.paidVia]}
+                      {inv.paymentReference ? ` · Ref ${inv.paymentReference}` : ''}
+                    </p>
                   )}
                   {inv.status === 'issued' && inv.payOnlineUrl && (
                     // The gateway's payment link, to share with a client who asks for it again.
@@ -189,7 +172,7 @@ function InvoiceTable({ items }: { items: InvoiceView[] }) {
                   <div className="flex flex-wrap gap-2">
                     {inv.status === 'claimed' && (
                       <>
-                        <Button size="sm" onClick={() => void onConfirm(inv)} disabled={confirm.isPending}>
+                        <Button size="sm" onClick={() => setConfirming(inv)}>
                           Confirm
                         </Button>
                         <Button size="sm" variant="secondary" onClick={() => setDeciding({ invoice: inv, action: 'reject' })}>
@@ -198,9 +181,14 @@ function InvoiceTable({ items }: { items: InvoiceView[] }) {
                       </>
                     )}
                     {(inv.status === 'issued' || inv.status === 'claimed') && (
-                      <Button size="sm" variant="ghost" onClick={() => setDeciding({ invoice: inv, action: 'void' })}>
-                        Void
-                      </Button>
+                      <>
+                        <Button size="sm" variant="secondary" onClick={() => setRecording(inv)}>
+                          Record a payment
+                        </Button>
+                        <Button size="sm" variant="ghost" onClick={() => setDeciding({ invoice: inv, action: 'void' })}>
+                          Void
+                        </Button>
+                      </>
                     )}
                   </div>
                 </td>
@@ -210,6 +198,8 @@ function InvoiceTable({ items }: { items: InvoiceView[] }) {
         </tbody>
       </Table>
       {deciding && <ReasonDialog {...deciding} onClose={() => setDeciding(null)} />}
+      {confirming && <ConfirmPaymentDialog invoice={confirming} onClose={() => setConfirming(null)} />}
+      {recording && <RecordPaymentDialog invoice={recording} onClose={() => setRecording(null)} />}
     </>
   );
 }
@@ -251,107 +241,6 @@ function ReasonDialog({ invoice, action, onClose }: { invoice: InvoiceView; acti
           error={form.formState.errors.reason?.message}
           {...form.register('reason')}
         />
-      </form>
-    </Modal>
-  );
-}
-
-/** The GST states, as a select's options. */
-function StateOptions({ blank }: { blank?: string }) {
-  return (
-    <>
-      {blank !== undefined && <option value="">{blank}</option>}
-      {GST_STATES.map(([code, name]) => (
-        <option key={code} value={code}>
-          {name}
-        </option>
-      ))}
-    </>
-  );
-}
-
-function IssueInvoiceDialog({ onClose }: { onClose: () => void }) {
-  const trpc = useTRPC();
-  const refresh = useRefreshPayments();
-  const clients = useQuery(trpc.admin.clients.list.queryOptions({ status: 'active', page: 0, pageSize: 100 }));
-  const settings = useQuery(trpc.admin.payments.settings.queryOptions());
-  const create = useMutation(trpc.invoice.create.mutationOptions());
-  const [key] = useState(newRequestKey);
-  const form = useForm<z.input<typeof issueInvoiceForm>, unknown, z.output<typeof issueInvoiceForm>>({
-    resolver: zodResolver(issueInvoiceForm),
-    defaultValues: { clientId: '', planType: 'WL', planId: '', lineDescription: '', linePrice: '', discount: '', clientStateCode: '' },
-  });
-  const { errors } = form.formState;
-  const planType = form.watch('planType') as PlanType;
-  const registered = Boolean(settings.data?.gstin);
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      const made = await create.mutateAsync({ ...values, clientRequestId: key });
-      toast.success(`Invoice ${made.number} issued for ${formatPaise(made.totalPaise)}.`);
-      await refresh();
-      onClose();
-    } catch (error) {
-      if (!applyServerErrors(form, error, ['clientId', 'clientStateCode'])) toastError(error);
-    }
-  });
-  return (
-    <Modal
-      open
-      onOpenChange={(o) => !o && onClose()}
-      title="Issue an invoice"
-      wide
-      footer={
-        <Button type="submit" form="issue-invoice" disabled={form.formState.isSubmitting}>
-          Issue invoice
-        </Button>
-      }
-    >
-      <form id="issue-invoice" method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        {settings.data === null && <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">Set the billing details first.</p>}
-        <SelectField label="Client" error={errors.clientId?.message} {...form.register('clientId')}>
-          <option value="">Choose a client</option>
-          {(clients.data?.items ?? []).map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.fullName} ({c.email})
-            </option>
-          ))}
-        </SelectField>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Plan type"
-            error={errors.planType?.message}
-            {...form.register('planType', { onChange: () => form.setValue('planId', '') })}
-          >
-            {PLAN_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {PLAN_TYPE_LABELS[t]}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField label="Plan (starts on payment)" error={errors.planId?.message} {...form.register('planId')}>
-            <option value="">No plan</option>
-            {plansOfType(planType).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name} · {p.duration} · ₹{p.sellPrice.toLocaleString('en-IN')}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-          <TextField label="Custom line (optional)" error={errors.lineDescription?.message} {...form.register('lineDescription')} />
-          <TextField label="Its price (₹)" inputMode="decimal" error={errors.linePrice?.message} {...form.register('linePrice')} />
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Discount (₹, optional)" inputMode="decimal" error={errors.discount?.message} {...form.register('discount')} />
-          <SelectField
-            label={registered ? 'Client’s state (place of supply)' : 'Client’s state (optional)'}
-            error={errors.clientStateCode?.message}
-            {...form.register('clientStateCode')}
-          >
-            <StateOptions blank="Choose a state" />
-          </SelectField>
-        </div>
-        <p className="text-sm text-slate-600">Totals and GST are worked out by the server from the catalogue and the billing details.</p>
       </form>
     </Modal>
   );
