@@ -265,14 +265,25 @@ export async function totalUnread(db: Db, viewerId: number, viewerIsClient: bool
   return { totalUnread: Number(row?.total ?? 0), conversations: Number(row?.conversations ?? 0) };
 }
 
-/** The last message of each conversation. */
+/**
+ * The last message a person wrote in each conversation: an office-hours reply the server sent by itself
+ * is passed over, so a list's preview shows what the client (or the team) last said.
+ */
 export function lastMessages(db: Db, conversations: { id: number; last_seq: number }[]) {
   const withMessages = conversations.filter((c) => c.last_seq > 0);
   if (withMessages.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('messages')
     .select(['conversation_id', 'seq', 'text', 'sender_role', 'sent_at'])
-    .where((eb) => eb.or(withMessages.map((c) => eb.and([eb('conversation_id', '=', c.id), eb('seq', '=', c.last_seq)]))))
+    .distinctOn('conversation_id')
+    .where(
+      'conversation_id',
+      'in',
+      withMessages.map((c) => c.id),
+    )
+    .where('sender_role', '<>', 'system')
+    .orderBy('conversation_id')
+    .orderBy('seq', 'desc')
     .execute();
 }
 

@@ -177,6 +177,8 @@ describe('office hours', () => {
     // The automatic reply counts as unread for the client, and does not make the team's "waiting" go away.
     const row = (await c.inbox({ filter: 'waiting', page: 0, pageSize: 25 })).items.find((r) => r.id === conversationId);
     expect(row?.waitingForUs).toBe(true);
+    // The inbox's preview is the client's own last message, never the automatic reply that followed it.
+    expect(row?.lastMessage).toMatchObject({ text: 'Monday night', senderRole: 'client' });
   });
 
   it('judges each send by the office hours as they are now, also when another instance changed them', async () => {
