@@ -1,10 +1,12 @@
-import type { Browser } from 'playwright-core';
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { DESKTOP, PHONE } from '../helpers/browser.js';
 import { callerFor } from '../helpers/callers.js';
 import { newClient } from '../helpers/fixtures.js';
 import { expectToast, screenshot, signedInPage } from '../helpers/pages.js';
+import { seriousAxeViolations } from '../helpers/public-site.js';
 import type { TestServer, TestUser } from '../helpers/server.js';
 
 const LIVE = { timeout: 20_000 };
@@ -56,7 +58,7 @@ describe('booking a follow-up', () => {
       const client = await clientWithPlan(viewport === PHONE ? 'Asha' : 'Dev');
       const { page } = await signedInPage(browser, server, client, { viewport });
       await page.goto('/dashboard/appointments');
-      await expect.poll(() => page.getByTestId('left-this-month').count(), LIVE).toBe(1);
+      await expect.poll(() => page.getByTestId('left-this-period').count(), LIVE).toBe(1);
       await expect.poll(() => page.getByTestId('slot').count(), LIVE).toBeGreaterThan(0);
       await page.getByTestId('slot').first().click();
       await screenshot(page, 'appointments-pick');
@@ -133,6 +135,125 @@ describe('the console', () => {
       await screenshot(page, 'admin-availability');
       await page.goto('/admin/');
       await expect.poll(() => page.getByTestId('today-appointments').count(), LIVE).toBe(1);
+    });
+  }
+});
+
+/** The page's own time zone (the slots are asked for in it, as the page asks). */
+const zoneOf = (page: Page) => page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+
+describe('appointments live', () => {
+  it('a booking made by a client appears on the dietitian’s calendar and today’s list at 1440 px without a reload', async () => {
+    await setUp();
+    const client = await clientWithPlan('Gita');
+    const { page } = await signedInPage(browser, server, { ...admin, fullName: 'Meera Iyer' }, { viewport: DESKTOP });
+    await page.goto('/admin/appointments');
+    await expect.poll(() => page.getByTestId('week-calendar').count(), LIVE).toBe(1);
+    const asClient = await callerFor(server, client.token);
+    const { slots } = await asClient.appointments.slots({ kind: 'follow_up', tz: 'Asia/Kolkata' });
+    const slot = slots[0]!;
+    const weekOf = (day: string) => {
+      const d = new Date(`${day}T00:00:00Z`);
+      return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    };
+    if (weekOf(slot.india.date) !== weekOf(indiaToday())) await page.getByRole('button', { name: 'Next week' }).click();
+    const named = page.getByTestId('calendar-appointment').filter({ hasText: 'Gita Rao' });
+    await expect.poll(() => named.count(), LIVE).toBe(0);
+    // Marks this document: a reload would lose it.
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const bookedAt = Date.now();
+    await asClient.appointments.book({ start: slot.start, kind: 'follow_up', clientRequestId: randomUUID() });
+    await expect.poll(() => named.count(), { timeout: 10_000, interval: 100 }).toBe(1);
+    const tookMs = Date.now() - bookedAt;
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(tookMs).toBeLessThan(10_000);
+    await screenshot(page, 'admin-appointments-live');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Today's list on the Overview follows too (when the first free time is today).
+    await page.goto('/admin/');
+    const todayList = page.getByTestId('today-appointments');
+    await expect.poll(() => todayList.count(), LIVE).toBe(1);
+    if (slot.india.date === indiaToday()) {
+      await expect.poll(() => todayList.getByText('Gita Rao').count(), LIVE).toBe(1);
+      const dietitian = await callerFor(server, admin.token);
+      const list = await asClient.appointments.list({});
+      await dietitian.admin.appointments.cancel({ id: list.upcoming[0]!.id, message: null });
+      // Cancelled sessions leave today's list, live.
+      await expect.poll(() => todayList.getByText('Gita Rao').count(), LIVE).toBe(0);
+    }
+    await screenshot(page, 'admin-overview-today-live');
+  });
+
+  it('at 375 px the client’s slot list follows others’ bookings and cancels, and her session booked or moved by the dietitian, live', async () => {
+    await setUp();
+    const asha = await clientWithPlan('Asha');
+    const ravi = await clientWithPlan('Ravi');
+    const dietitian = await callerFor(server, admin.token);
+    const { page } = await signedInPage(browser, server, asha, { viewport: PHONE });
+    await page.goto('/dashboard/appointments');
+    await expect.poll(() => page.getByTestId('slot').count(), LIVE).toBeGreaterThan(0);
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const tz = await zoneOf(page);
+    const { slots } = await (await callerFor(server, ravi.token)).appointments.slots({ kind: 'follow_up', tz });
+    const first = slots[0]!;
+    const firstShown = () => page.getByTestId('slot').first().textContent();
+    await expect.poll(firstShown, LIVE).toContain(first.local.time);
+
+    // Ravi takes the first free time: it leaves Asha's list; the dietitian cancels it: it comes back.
+    const ravis = await (await callerFor(server, ravi.token)).appointments.book({
+      start: first.start,
+      kind: 'follow_up',
+      clientRequestId: randomUUID(),
+    });
+    await expect.poll(firstShown, LIVE).not.toContain(first.local.time);
+    await dietitian.admin.appointments.cancel({ id: ravis.id, message: null });
+    await expect.poll(firstShown, LIVE).toContain(first.local.time);
+
+    // The dietitian books Asha a session, then moves it: her page follows.
+    const booked = await dietitian.appointments.book({
+      start: slots[1]!.start,
+      kind: 'follow_up',
+      clientRequestId: randomUUID(),
+      clientId: asha.id,
+    });
+    const upcoming = page.getByTestId('upcoming-appointment');
+    await expect.poll(() => upcoming.count(), LIVE).toBe(1);
+    await expect.poll(() => upcoming.textContent(), LIVE).toContain(slots[1]!.local.time);
+    const target =
+      slots.find((s) => s.local.date === slots[1]!.local.date && s.start.getTime() > slots[1]!.start.getTime() + 3_600_000) ?? slots[3]!;
+    await dietitian.admin.appointments.move({ id: booked.id, start: target.start, message: null });
+    await expect.poll(() => upcoming.textContent(), LIVE).toContain(target.local.time);
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await screenshot(page, 'appointments-live-moved');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+});
+
+describe('availability form', () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    it(`says what is wrong on the field, in words, and whether bookings are open, at ${viewport.width} px`, async () => {
+      await setUp();
+      const { page } = await signedInPage(browser, server, { ...admin, fullName: 'Meera Iyer' }, { viewport });
+      await page.goto('/admin/appointments/availability');
+      await expect.poll(() => page.getByTestId('availability-form').count(), LIVE).toBe(1);
+      await expect.poll(() => page.getByTestId('booking-state').textContent(), LIVE).toMatch(/Bookings are open/);
+      const to = page.getByLabel('Monday to').first();
+      await to.fill('08:00');
+      await page.getByTestId('save-availability').click();
+      await expect.poll(() => to.getAttribute('aria-invalid'), LIVE).toBe('true');
+      const describedBy = await to.getAttribute('aria-describedby');
+      expect(await page.locator(`#${describedBy}`).textContent()).toBe('The end time must be after the start time');
+      expect(await page.getByText(/endMinute|startMinute/).count()).toBe(0);
+      await screenshot(page, 'admin-availability-error');
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      await to.fill('13:00');
+      await page.getByLabel('Takes bookings').uncheck();
+      await expect.poll(() => page.getByTestId('booking-state').textContent(), LIVE).toMatch(/Saving stops new bookings/);
+      await page.getByLabel('Takes bookings').check();
+      await page.getByTestId('save-availability').click();
+      await expectToast(page, /Bookings are open/);
+      await expect.poll(() => to.getAttribute('aria-invalid'), LIVE).toBe(null);
     });
   }
 });

@@ -6,7 +6,9 @@ import {
   APPOINTMENT_KIND_LABELS,
   type AppointmentView,
   CLIENT_CHANGE_HOURS,
+  CLIENT_GRACE_MINUTES,
   type EntitlementView,
+  periodStartOf,
   type SlotView,
 } from '../../../server/appointments/schema';
 import { Button, buttonClasses } from '../../components/ui/Button';
@@ -21,6 +23,7 @@ import { toast } from '../../lib/toast';
 import { useTRPC, useTRPCClient } from '../../lib/trpc';
 import { SlotPicker } from './SlotPicker';
 import { dayLabel, isIndia, nextSlotsOf, viewerTimeZone } from './slots';
+import { useLiveAppointments } from './use-live-appointments';
 
 /**
  * A client's appointments (issue 26): what the plan still includes this month, the upcoming sessions with
@@ -30,6 +33,7 @@ import { dayLabel, isIndia, nextSlotsOf, viewerTimeZone } from './slots';
 export function AppointmentsPage() {
   const trpc = useTRPC();
   const tz = viewerTimeZone();
+  useLiveAppointments();
   const list = useQuery({ ...trpc.appointments.list.queryOptions({ tz }), staleTime: 0 });
   const entitlement = list.data?.entitlement;
   return (
@@ -59,7 +63,7 @@ export function AppointmentsPage() {
               </ul>
             )}
           </section>
-          {entitlement && entitlement.rule !== 'none' && <BookFollowUp timeZone={tz} disabled={entitlement.leftThisMonth === 0} />}
+          {entitlement && entitlement.rule !== 'none' && <BookFollowUp timeZone={tz} entitlement={entitlement} />}
           {list.data.past.length > 0 && (
             <section aria-labelledby="past-heading">
               <h2 id="past-heading" className="mb-3 text-lg font-bold text-slate-900">
@@ -93,18 +97,26 @@ function Entitlement({ entitlement }: { entitlement: EntitlementView }) {
       </Card>
     );
   }
-  const rule = entitlement.rule === 'monthly' ? 'Your plan includes two follow-ups a month.' : 'Your plan includes one follow-up a week.';
+  const weekly = entitlement.period === 'week';
+  const rule = weekly
+    ? 'Your plan includes one follow-up a week, Monday to Sunday (India time).'
+    : 'Your plan includes two follow-ups a calendar month.';
   return (
     <Card className="flex flex-wrap items-center justify-between gap-4 p-5">
       <div>
         <p className="text-sm text-slate-600">{entitlement.planName}</p>
         <p className="text-slate-700">{rule}</p>
+        {entitlement.periodStart && entitlement.periodEnd && (
+          <p className="text-sm text-slate-600">
+            {weekly ? 'This week' : 'This month'}: {dayLabel(entitlement.periodStart)} – {dayLabel(entitlement.periodEnd)}
+          </p>
+        )}
       </div>
       <p className="text-right">
-        <span className="block text-3xl font-extrabold text-brand-800" data-testid="left-this-month">
-          {entitlement.leftThisMonth}
+        <span className="block text-3xl font-extrabold text-brand-800" data-testid="left-this-period">
+          {entitlement.leftThisPeriod}
         </span>
-        <span className="text-sm text-slate-600">left this month</span>
+        <span className="text-sm text-slate-600">left this {weekly ? 'week' : 'month'}</span>
       </p>
     </Card>
   );
@@ -194,12 +206,7 @@ function UpcomingItem({ appointment: a, timeZone }: { appointment: AppointmentVi
             </>
           )}
         </div>
-        {!a.canChange && a.status === 'booked' && (
-          <p className="flex items-center gap-1.5 text-xs text-slate-500">
-            <Clock className="h-3.5 w-3.5" aria-hidden="true" />
-            Less than {CLIENT_CHANGE_HOURS} hours to go: to move or cancel it, message your dietitian.
-          </p>
-        )}
+        {a.status === 'booked' && <ChangeRule appointment={a} timeZone={timeZone} />}
       </Card>
       {moving && <MoveDialog appointment={a} timeZone={timeZone} onClose={() => setMoving(false)} />}
       {cancelling && <CancelDialog appointment={a} onClose={() => setCancelling(false)} />}
@@ -207,15 +214,42 @@ function UpcomingItem({ appointment: a, timeZone }: { appointment: AppointmentVi
   );
 }
 
+const timeIn = (at: Date, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hour12: false }).format(at);
+
+/** Why the session can or cannot be changed now: the 12-hour rule, or the few minutes after booking one inside it. */
+function ChangeRule({ appointment: a, timeZone }: { appointment: AppointmentView; timeZone: string }) {
+  const ruleEnds = a.start.getTime() - CLIENT_CHANGE_HOURS * 3_600_000;
+  const inGrace = a.canChange && a.changeableUntil.getTime() > ruleEnds;
+  if (a.canChange && !inGrace) return null;
+  return (
+    <p className="flex items-start gap-1.5 text-sm text-slate-600" data-testid="change-rule">
+      <Clock className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+      {inGrace
+        ? `Booked less than ${CLIENT_CHANGE_HOURS} hours ahead: you can still move or cancel it until ${timeIn(a.changeableUntil, timeZone)}. After that, message your dietitian to change it.`
+        : `Less than ${CLIENT_CHANGE_HOURS} hours to go: sessions can be moved or cancelled until ${CLIENT_CHANGE_HOURS} hours before they start. To change it now, message your dietitian.`}
+    </p>
+  );
+}
+
+/** Whether a slot is inside the 12 hours in which only the dietitian changes a session. */
+const soon = (slot: SlotView) => slot.start.getTime() - Date.now() < CLIENT_CHANGE_HOURS * 3_600_000;
+
 function useFollowUpSlots(timeZone: string) {
   const trpc = useTRPC();
   return useQuery({ ...trpc.appointments.slots.queryOptions({ kind: 'follow_up', tz: timeZone }), staleTime: 0 });
 }
 
-function BookFollowUp({ timeZone, disabled }: { timeZone: string; disabled: boolean }) {
+function BookFollowUp({ timeZone, entitlement }: { timeZone: string; entitlement: EntitlementView }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const slots = useFollowUpSlots(timeZone);
+  const period = entitlement.period ?? 'week';
+  const full = new Set(entitlement.fullPeriods);
+  // Times in a week (or month) whose follow-ups are all booked cannot be booked: they are not offered.
+  const open = (slots.data?.slots ?? []).filter((s) => !full.has(periodStartOf(s.india.date, period)));
+  const thisOneFull = entitlement.periodStart !== null && full.has(entitlement.periodStart);
+  const disabled = slots.isSuccess && open.length === 0 && full.size > 0;
   const [picked, setPicked] = useState<SlotView | null>(null);
   const [offered, setOffered] = useState<SlotView[] | null>(null);
   const [key, setKey] = useState(newRequestKey);
@@ -247,7 +281,9 @@ function BookFollowUp({ timeZone, disabled }: { timeZone: string; disabled: bool
       </h2>
       <Card className="flex flex-col gap-4 p-4 sm:p-5">
         {disabled ? (
-          <p className="text-slate-700">This month’s follow-ups are booked. You can book the next ones from the 1st.</p>
+          <p className="text-slate-700" data-testid="all-booked">
+            Your follow-ups are booked for every {period} you can book now (up to four weeks ahead). More times open as the weeks go by.
+          </p>
         ) : slots.isPending ? (
           <Loading label="Loading free times" compact />
         ) : slots.isError ? (
@@ -259,7 +295,20 @@ function BookFollowUp({ timeZone, disabled }: { timeZone: string; disabled: bool
                 That time was just taken. These are the next free ones.
               </p>
             )}
-            <SlotPicker slots={offered ?? slots.data.slots} timeZone={timeZone} value={picked?.start ?? null} onChange={setPicked} />
+            {thisOneFull && entitlement.periodEnd && (
+              <p className="text-sm text-slate-600" data-testid="period-booked">
+                This {period}’s follow-up{entitlement.perPeriod > 1 ? 's are' : ' is'} booked. The times below are from{' '}
+                {dayLabel(periodStartOf(open[0]?.india.date ?? entitlement.periodEnd, period))} on
+                {full.size > 1 ? `, leaving out the other ${period}s already booked` : ''}.
+              </p>
+            )}
+            <SlotPicker slots={offered ?? open} timeZone={timeZone} value={picked?.start ?? null} onChange={setPicked} />
+            {picked && soon(picked) && (
+              <p className="text-sm text-slate-600" data-testid="soon-note">
+                This time is less than {CLIENT_CHANGE_HOURS} hours away: once booked, you can move or cancel it for {CLIENT_GRACE_MINUTES}{' '}
+                minutes; after that, only your dietitian can.
+              </p>
+            )}
             <div className="flex justify-end">
               <Button onClick={() => void submit()} disabled={!picked || book.isPending} data-testid="book-slot">
                 {picked ? `Book ${dayLabel(picked.local.date)}, ${picked.local.time}` : 'Pick a time'}

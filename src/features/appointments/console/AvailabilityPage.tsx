@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { AvailabilityForm } from '../../../../server/appointments/schema';
+import { type AvailabilityForm, availabilityFieldKey, availabilityForm } from '../../../../server/appointments/schema';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { Page } from '../../../components/ui/Page';
 import { FallbackLinkCard } from '../../calls/ConsoleCallCards';
 import { LoadError, Loading } from '../../../components/ui/States';
-import { errorMessage } from '../../../lib/errors';
+import { errorMessage, fieldErrors } from '../../../lib/errors';
 import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
 
@@ -18,7 +18,30 @@ const toMinute = (t: string) => {
   const [h, m] = t.split(':').map(Number);
   return t ? (h ?? 0) * 60 + (m ?? 0) : null;
 };
-const inputClass = 'rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm';
+const inputClass = 'rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm aria-[invalid=true]:border-red-600';
+
+type Errors = Record<string, string[]>;
+const errorId = (key: string) => `availability-error-${key.replace(/\./g, '-')}`;
+/** An input's error attributes: marked invalid and described by its message when there is one. */
+const invalid = (errors: Errors, ...keys: string[]) => {
+  const key = keys.find((k) => errors[k]?.length);
+  return key ? { 'aria-invalid': true, 'aria-describedby': errorId(key) } : {};
+};
+
+/** The messages of these fields, under them, in words. */
+function FieldErrors({ errors, keys }: { errors: Errors; keys: string[] }) {
+  const shown = keys.filter((k) => errors[k]?.length);
+  if (shown.length === 0) return null;
+  return (
+    <>
+      {shown.map((k) => (
+        <p key={k} id={errorId(k)} className="w-full text-sm font-medium text-red-700">
+          {errors[k]![0]}
+        </p>
+      ))}
+    </>
+  );
+}
 
 /**
  * A dietitian's availability (issue 26), all in India time: session lengths and the buffer, the weekly
@@ -31,20 +54,44 @@ export function AvailabilityPage() {
   const current = useQuery(trpc.admin.appointments.availability.queryOptions({ dietitianId }));
   const save = useMutation(trpc.admin.appointments.saveAvailability.mutationOptions());
   const [form, setForm] = useState<AvailabilityForm | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
   useEffect(() => {
     if (current.data) {
-      const { dietitianId: _id, dietitianName: _n, dietitians: _d, ...rest } = current.data;
+      const { dietitianId: _id, dietitianName: _n, dietitians: _d, takingBookings: _t, ...rest } = current.data;
       setForm(rest);
+      setErrors({});
     }
   }, [current.data]);
+  const showErrors = (found: Errors) => {
+    setErrors(found);
+    toast.error('Some entries need fixing: see the messages on the form.');
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="availability-form"] [aria-invalid="true"]')?.focus());
+  };
   const submit = async () => {
     if (!form) return;
+    const checked = availabilityForm.safeParse(form);
+    if (!checked.success) {
+      const found: Errors = {};
+      for (const issue of checked.error.issues) {
+        const key = availabilityFieldKey(issue.path);
+        found[key] = [...(found[key] ?? []), issue.message];
+      }
+      showErrors(found);
+      return;
+    }
     try {
-      await save.mutateAsync({ ...form, dietitianId: current.data?.dietitianId });
-      toast.success('Availability saved. New slots show at once.');
+      const saved = await save.mutateAsync({ ...form, dietitianId: current.data?.dietitianId });
+      setErrors({});
+      toast.success(
+        saved.takingBookings
+          ? 'Availability saved. Bookings are open: new times show at once.'
+          : 'Availability saved. Not taking bookings: no one can book these hours.',
+      );
       await queryClient.invalidateQueries({ queryKey: trpc.admin.appointments.pathKey() });
     } catch (error) {
-      toast.error(errorMessage(error));
+      const found = fieldErrors(error);
+      if (Object.keys(found).length > 0) showErrors(found);
+      else toast.error(errorMessage(error));
     }
   };
   const set = (patch: Partial<AvailabilityForm>) => setForm((f) => (f ? { ...f, ...patch } : f));
@@ -71,15 +118,40 @@ export function AvailabilityPage() {
             </label>
             <NumberField
               label="Free consultation (min)"
+              field="consultationMinutes"
+              errors={errors}
               value={form.consultationMinutes}
               onChange={(v) => set({ consultationMinutes: v })}
             />
-            <NumberField label="Follow-up (min)" value={form.followUpMinutes} onChange={(v) => set({ followUpMinutes: v })} />
-            <NumberField label="Buffer between (min)" value={form.bufferMinutes} onChange={(v) => set({ bufferMinutes: v })} />
+            <NumberField
+              label="Follow-up (min)"
+              field="followUpMinutes"
+              errors={errors}
+              value={form.followUpMinutes}
+              onChange={(v) => set({ followUpMinutes: v })}
+            />
+            <NumberField
+              label="Buffer between (min)"
+              field="bufferMinutes"
+              errors={errors}
+              value={form.bufferMinutes}
+              onChange={(v) => set({ bufferMinutes: v })}
+            />
             <label className="flex items-center gap-2 pb-2 text-sm font-semibold text-slate-800">
               <input type="checkbox" checked={form.bookable} onChange={(e) => set({ bookable: e.target.checked })} className="h-4 w-4" />
               Takes bookings
             </label>
+            <p
+              className={`w-full rounded-lg p-3 text-sm ${current.data.takingBookings ? 'bg-brand-50 text-brand-900' : 'bg-amber-50 text-amber-900'}`}
+              role="status"
+              data-testid="booking-state"
+            >
+              {current.data.takingBookings
+                ? 'Bookings are open: clients and visitors can book your free times.'
+                : 'Not taking bookings yet: no one can book you until “Takes bookings” is on and some weekly hours are saved.'}
+              {form.bookable !== current.data.bookable &&
+                (form.bookable ? ' Saving turns bookings on.' : ' Saving stops new bookings; booked sessions stay.')}
+            </p>
           </Card>
           <Card className="p-4 sm:p-5">
             <h2 className="mb-3 text-lg font-bold text-slate-900">Weekly hours and breaks</h2>
@@ -112,6 +184,7 @@ export function AvailabilityPage() {
                               type="time"
                               className={inputClass}
                               aria-label={`${name} from`}
+                              {...invalid(errors, `weekly.${index}.startMinute`)}
                               value={toTime(w.startMinute)}
                               onChange={(e) =>
                                 set({
@@ -126,6 +199,7 @@ export function AvailabilityPage() {
                               type="time"
                               className={inputClass}
                               aria-label={`${name} to`}
+                              {...invalid(errors, `weekly.${index}.endMinute`)}
                               value={toTime(w.endMinute)}
                               onChange={(e) =>
                                 set({
@@ -142,6 +216,10 @@ export function AvailabilityPage() {
                           >
                             <Trash2 className="h-4 w-4" aria-hidden="true" />
                           </Button>
+                          <FieldErrors
+                            errors={errors}
+                            keys={[`weekly.${index}.startMinute`, `weekly.${index}.endMinute`, `weekly.${index}`]}
+                          />
                         </div>
                       ))}
                       <div>
@@ -170,6 +248,7 @@ export function AvailabilityPage() {
                     type="date"
                     className={inputClass}
                     aria-label="Day"
+                    {...invalid(errors, `exceptions.${index}.day`)}
                     value={e.day}
                     onChange={(ev) =>
                       set({ exceptions: form.exceptions.map((x, j) => (j === index ? { ...x, day: ev.target.value } : x)) })
@@ -192,6 +271,7 @@ export function AvailabilityPage() {
                     type="time"
                     className={inputClass}
                     aria-label="From"
+                    {...invalid(errors, `exceptions.${index}.startMinute`)}
                     value={toTime(e.startMinute)}
                     onChange={(ev) =>
                       set({
@@ -203,6 +283,7 @@ export function AvailabilityPage() {
                     type="time"
                     className={inputClass}
                     aria-label="To"
+                    {...invalid(errors, `exceptions.${index}.endMinute`)}
                     value={toTime(e.endMinute)}
                     onChange={(ev) =>
                       set({ exceptions: form.exceptions.map((x, j) => (j === index ? { ...x, endMinute: toMinute(ev.target.value) } : x)) })
@@ -226,6 +307,10 @@ export function AvailabilityPage() {
                   >
                     <Trash2 className="h-4 w-4" aria-hidden="true" />
                   </Button>
+                  <FieldErrors
+                    errors={errors}
+                    keys={['day', 'startMinute', 'endMinute', 'note'].map((f) => `exceptions.${index}.${f}`).concat(`exceptions.${index}`)}
+                  />
                 </div>
               ))}
               <div>
@@ -267,7 +352,19 @@ export function AvailabilityPage() {
   );
 }
 
-function NumberField({ label, value, onChange }: { label: string; value: number; onChange: (v: number) => void }) {
+function NumberField({
+  label,
+  field,
+  errors,
+  value,
+  onChange,
+}: {
+  label: string;
+  field: string;
+  errors: Errors;
+  value: number;
+  onChange: (v: number) => void;
+}) {
   return (
     <label className="flex flex-col gap-1 text-sm font-semibold text-slate-800">
       {label}
@@ -276,9 +373,11 @@ function NumberField({ label, value, onChange }: { label: string; value: number;
         min={0}
         max={180}
         className={`${inputClass} w-28`}
+        {...invalid(errors, field)}
         value={value}
         onChange={(e) => onChange(Number(e.target.value))}
       />
+      <FieldErrors errors={errors} keys={[field]} />
     </label>
   );
 }

@@ -18,6 +18,7 @@ import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
 import { SlotPicker } from '../SlotPicker';
 import { dayLabel } from '../slots';
+import { useLiveAppointments } from '../use-live-appointments';
 
 const INDIA = 'Asia/Kolkata';
 
@@ -46,6 +47,7 @@ export function AppointmentsCalendarPage() {
   const [from, setFrom] = useState(() => mondayOf(indiaToday()));
   const [dietitian, setDietitian] = useState<number | 'all'>('all');
   const [open, setOpen] = useState<AppointmentView | null>(null);
+  useLiveAppointments();
   const week = useQuery({ ...trpc.admin.appointments.calendar.queryOptions({ from, days: 7 }), staleTime: 0 });
   const days = useMemo(() => Array.from({ length: 7 }, (_, i) => addDays(from, i)), [from]);
   const shown = (week.data?.appointments ?? []).filter((a) => dietitian === 'all' || a.dietitianId === dietitian);
@@ -293,6 +295,8 @@ export function AppointmentDialog({ appointment: a, onClose }: { appointment: Ap
 export function TodayAppointments() {
   const trpc = useTRPC();
   const today = useQuery({ ...trpc.admin.appointments.today.queryOptions(), staleTime: 0 });
+  // Bookings, moves and cancellations by anyone reach today's list and the Overview's figures as they happen.
+  useLiveAppointments();
   const [open, setOpen] = useState<AppointmentView | null>(null);
   return (
     <div data-testid="today-appointments">
