@@ -19,6 +19,7 @@ import { SubscriptionTable } from '../subscriptions/SubscriptionTable';
 import { Badge, EmptyState, Facts, LoadError, Loading, Page, Pager } from '../ui';
 import { ClientSessionNotesCard } from '../../calls/ConsoleCallCards';
 import { ClientJournalCard } from '../../journal/ClientJournalCard';
+import { MessageClientButton } from '../messages/MessageClientButton';
 
 const PLANS_PAGE = 10;
 
@@ -124,6 +125,7 @@ function ClientActions({ id, name, isActive, hasPassword }: { id: number; name: 
 
   return (
     <>
+      {isActive && <MessageClientButton clientId={id} />}
       <Link href={`/clients/${id}/edit`} className={buttonClasses('secondary', 'sm')}>
         <Pencil className="h-4 w-4" aria-hidden="true" />
         Edit
