@@ -165,7 +165,7 @@ describe('messages on a phone', () => {
     const sizes = uploadSizes(page);
     const percents = await recordPercents(page);
     const input = page.getByTestId('composer-file-input');
-    await input.setInputFiles({ name: 'IMG_20261128_lunch.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await input.setInputFiles({ name: 'IMG_20261128_lunch.jpg', mimeType: 'image/jpeg', buffer: photo }, { timeout: 60_000 });
     const chip = page.getByTestId('composer-files').locator('li').first();
     await expect.poll(() => chip.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
     expect(sizes.length).toBe(1);

@@ -46,7 +46,7 @@ export function MessagesInboxPage() {
       title="Messages"
       lead={<span className="hidden sm:inline">Conversations with clients. Anyone on the care team can read and answer.</span>}
       actions={
-        <Link href="/messages/settings" className={buttonClasses('ghost', 'sm', 'min-h-11')} aria-label="Saved replies and office hours">
+        <Link href="/messages/settings" className={buttonClasses('ghost', 'sm', 'min-h-11')}>
           <Settings className="h-4 w-4" aria-hidden="true" />
           <span className="hidden sm:inline">Saved replies and office hours</span>
           <span className="sm:hidden">Settings</span>
