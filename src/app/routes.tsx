@@ -20,6 +20,9 @@ export function AppRoutes() {
         <Route path="/admin" nest>
           <AdminArea />
         </Route>
+        <Route path="/call/guest/:id">
+          <CallArea />
+        </Route>
         <Route path="/call/:id">
           <CallArea />
         </Route>

@@ -11,7 +11,8 @@ import { errorMessage } from '../../lib/errors';
 import { useTRPC, useTRPCClient } from '../../lib/trpc';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CallNotice } from './CallNotice';
-import { CallSession, type CallSnapshot, memberTransport } from './call-session';
+import { CallSession, type CallSnapshot, type CallTransport, memberTransport } from './call-session';
+import { type CheckedMedia, DeviceCheck } from './DeviceCheck';
 import { SessionNotes } from './SessionNotes';
 
 const httpStatusOf = (error: unknown) => (error as { data?: { httpStatus?: number } } | null)?.data?.httpStatus ?? 500;
@@ -27,29 +28,42 @@ export function CallPage({ appointmentId }: { appointmentId: number }) {
   });
   if (info.isPending) return <Loading label="Loading the call" />;
   if (info.error) return <CallNotice status={httpStatusOf(info.error)} message={errorMessage(info.error)} />;
-  return <CallRoom info={info.data} />;
+  return <MemberCallRoom info={info.data} />;
+}
+
+function MemberCallRoom({ info }: { info: CallInfo }) {
+  const client = useTRPCClient();
+  const transport = useMemo(() => memberTransport(client, info.appointmentId), [client, info.appointmentId]);
+  return <CallRoom info={info} transport={transport} />;
 }
 
 const time = (d: Date) => d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 const day = (d: Date) => d.toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
 
-function CallRoom({ info }: { info: CallInfo }) {
+/** The call page of either side (a visitor with her guest link too): the check before joining, the call, and what goes beside it. */
+export function CallRoom({ info, transport }: { info: CallInfo; transport: CallTransport }) {
   const kind = info.kind === 'consultation' ? 'Consultation' : 'Follow-up';
   const title = `${kind} with ${info.otherName}`;
   useDocumentTitle(`Call · ${title}`);
-  const [joined, setJoined] = useState(false);
-  const back = info.side === 'team' ? { href: '~/admin', label: 'Console' } : { href: '~/dashboard', label: 'Dashboard' };
+  const [joined, setJoined] = useState<CheckedMedia | null>(null);
+  const back = info.guest
+    ? null
+    : info.side === 'team'
+      ? { href: '~/admin', label: 'Console' }
+      : { href: '~/dashboard', label: 'Dashboard' };
   return (
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-[1400px] flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 sm:px-6">
-          <Link
-            href={back.href}
-            className="inline-flex w-full items-center gap-1 text-sm font-medium text-brand-800 hover:underline sm:w-auto"
-          >
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-            {back.label}
-          </Link>
+          {back && (
+            <Link
+              href={back.href}
+              className="inline-flex w-full items-center gap-1 text-sm font-medium text-brand-800 hover:underline sm:w-auto"
+            >
+              <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+              {back.label}
+            </Link>
+          )}
           <div className="min-w-0 flex-1">
             <h1 className="truncate text-lg font-bold text-slate-900 sm:text-xl">{title}</h1>
             <p className="text-sm text-slate-600">
@@ -58,12 +72,14 @@ function CallRoom({ info }: { info: CallInfo }) {
           </div>
         </div>
       </header>
-      <main className="mx-auto grid w-full max-w-[1400px] flex-1 gap-4 p-3 sm:p-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+      <main className="mx-auto grid w-full max-w-[1400px] flex-1 gap-4 p-3 sm:p-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="min-w-0">
           {info.state === 'open' && joined ? (
-            <InCall info={info} onLeave={() => setJoined(false)} />
+            <InCall info={info} transport={transport} media={joined} onLeave={() => setJoined(null)} />
+          ) : info.state === 'open' ? (
+            <DeviceCheck onJoin={setJoined} />
           ) : (
-            <Lobby info={info} onJoin={() => setJoined(true)} />
+            <Lobby info={info} />
           )}
         </div>
         <aside className="flex min-w-0 flex-col gap-4">
@@ -76,7 +92,7 @@ function CallRoom({ info }: { info: CallInfo }) {
 }
 
 /** The stage before joining: when the call opens, or a button to join it. */
-function Lobby({ info, onJoin }: { info: CallInfo; onJoin: () => void }) {
+function Lobby({ info }: { info: CallInfo }) {
   return (
     <Stage>
       <div className="flex h-full flex-col items-center justify-center gap-4 px-6 text-center">
@@ -92,29 +108,16 @@ function Lobby({ info, onJoin }: { info: CallInfo; onJoin: () => void }) {
             {info.status === 'cancelled' || info.status === 'no_show' ? 'This appointment was cancelled.' : 'This call has ended.'}
           </p>
         )}
-        {info.state === 'open' && (
-          <>
-            <p className="max-w-sm text-slate-200">Your camera and microphone are used only for this call. Nothing is recorded.</p>
-            <Button size="lg" onClick={onJoin}>
-              <Video className="h-5 w-5" aria-hidden="true" />
-              Join call
-            </Button>
-          </>
-        )}
       </div>
     </Stage>
   );
 }
 
-function useCallSession(info: CallInfo) {
-  const client = useTRPCClient();
-  const session = useMemo(
-    () => new CallSession(memberTransport(client, info.appointmentId), info.side),
-    [client, info.appointmentId, info.side],
-  );
+function useCallSession(info: CallInfo, transport: CallTransport, media: CheckedMedia) {
+  const session = useMemo(() => new CallSession(transport, info.side), [transport, info.side]);
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
   useEffect(() => {
-    void session.start();
+    void session.start(media);
     const leave = () => session.hangUp();
     window.addEventListener('pagehide', leave);
     return () => {
@@ -138,8 +141,18 @@ const STATUS_TEXT: Record<CallSnapshot['status'], string> = {
   failed: 'The call could not start.',
 };
 
-function InCall({ info, onLeave }: { info: CallInfo; onLeave: () => void }) {
-  const { session, snapshot: s } = useCallSession(info);
+function InCall({
+  info,
+  transport,
+  media,
+  onLeave,
+}: {
+  info: CallInfo;
+  transport: CallTransport;
+  media: CheckedMedia;
+  onLeave: () => void;
+}) {
+  const { session, snapshot: s } = useCallSession(info, transport, media);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const remoteVisible = s.remoteStream !== null && !s.remoteCameraOff && s.status !== 'waiting';
   let status = STATUS_TEXT[s.status];
