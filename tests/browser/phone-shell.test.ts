@@ -361,5 +361,5 @@ describe('the dashboard offline', () => {
       )
       .toBe(1);
     await context.close();
-  }, 300_000);
+  }, 600_000);
 });
