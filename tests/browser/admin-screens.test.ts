@@ -190,7 +190,7 @@ describe('the console', () => {
     await page.getByLabel('Client').fill('anita');
     await page
       .getByTestId('client-picker-results')
-      .getByRole('button', { name: /Anita Rao/ })
+      .getByRole('option', { name: /Anita Rao/ })
       .click();
     await page.getByRole('radio', { name: 'Upload a PDF' }).click();
     await page.getByLabel('Title').fill('Festive eating guide');
