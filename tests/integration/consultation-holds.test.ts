@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOLD_MINUTES, MAX_LIVE_HOLDS_PER_EMAIL, MAX_LIVE_HOLDS_PER_IP } from '../../server/consultation/schema.js';
+import { HOLD_MINUTES, MAX_LIVE_HOLDS_PER_EMAIL, MAX_LIVE_HOLDS_PER_IP, visitorWords } from '../../server/consultation/schema.js';
+import { createCaller } from '../../server/trpc/root.js';
+import { createContextInner } from '../../server/trpc/context.js';
 import { sampleBooking } from '../helpers/booking.js';
 import { callerFor } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
@@ -228,5 +230,48 @@ describe('a held time', () => {
     } finally {
       now = saved;
     }
+  });
+
+  describe('what a visitor in another zone is told', () => {
+    it('the screen, the held mail, the confirm page and the booked mail say the same time in her zone, with the .ics and the guest call link', async () => {
+      const slot = ist('2026-10-21', '14:00');
+      const tz = 'Europe/London';
+      const anyone = createCaller(createContextInner({ deps: server.deps, meta: { ip: freshIp() } }));
+      const booked = await anyone.consultation.book({ ...visitor('london@example.test'), slot, tz });
+      expect(booked.outcome).toBe('held');
+      expect(booked.time?.start.toISOString()).toBe(slot.toISOString());
+      const held = visitorWords({ state: 'held', start: slot, heldUntil: booked.time!.heldUntil!, phone: booked.phone, tz });
+      expect(held.lead).toContain('Wed 21 Oct, 14:00 IST (your time: Wed 21 Oct, 09:30 in London)');
+      await server.deps.mailer.drain();
+      const heldMail = server.mails.filter((m) => m.to === 'london@example.test').at(-1)!;
+      expect(heldMail.subject).toBe(`${held.title} (request #${booked.data.id})`);
+      for (const line of [held.lead, ...held.steps]) expect(heldMail.text).toContain(line);
+
+      // The console's Bookings lists the held time, in the visitor's zone too.
+      const dietitian = await callerFor(server, admin.token);
+      const listed = await dietitian.admin.bookings.get({ id: booked.data.id });
+      expect(listed?.time).toMatchObject({ state: 'held', start: slot, timeZone: tz });
+
+      const confirmed = await anyone.consultation.confirmHold(confirmLink('london@example.test'));
+      const appointment = confirmed.appointment!;
+      expect(appointment.start.toISOString()).toBe(slot.toISOString());
+      // The .ics names the same instant (UTC), and the call link is the guest link, no sign-in needed.
+      expect(appointment.ics).toContain('DTSTART:20261021T083000Z');
+      expect(appointment.callUrl).toMatch(/^https:\/\/poshan\.example\/call\/guest\/\d+\?v=\d+&exp=\d+&sig=[\w-]+$/);
+      const words = visitorWords({ state: 'booked', start: slot, dietitianName: appointment.dietitianName, tz });
+      expect(confirmed.message).toBe(`${words.title}. ${words.lead}`);
+      await server.deps.mailer.drain();
+      const bookedMail = server.mails.filter((m) => m.to === 'london@example.test').at(-1)!;
+      expect(bookedMail.subject).toBe(words.title);
+      for (const line of [words.lead, ...words.steps]) expect(bookedMail.text).toContain(line);
+      expect(bookedMail.text).toContain(appointment.callUrl);
+      expect(bookedMail.text).not.toMatch(/we call you|agree a time/i);
+      const ics = bookedMail.attachments?.find((a) => a.filename.endsWith('.ics'));
+      expect(ics?.content).toContain('DTSTART:20261021T083000Z');
+      expect(ics?.content.replace(/\r\n[ \t]/g, '')).toContain(appointment.callUrl);
+
+      const after = await dietitian.admin.bookings.get({ id: booked.data.id });
+      expect(after?.time).toMatchObject({ state: 'booked', start: slot });
+    });
   });
 });
