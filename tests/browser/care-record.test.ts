@@ -55,6 +55,8 @@ describe('the care record', () => {
     await form.getByRole('button', { name: 'Finish questionnaire' }).click();
     await expectToast(page, 'Thank you! Your dietitian will read your answers before your plan.');
     await expectPath(page, '/dashboard/progress');
+    // Finish lands at the top of the next page, not scrolled to where the button was.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     expect(await page.getByTestId('intake-prompt').count()).toBe(0);
     await context.close();
 

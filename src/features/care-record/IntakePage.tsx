@@ -12,7 +12,13 @@ export function IntakePage() {
       lead="Your dietitian reads this before writing your plan. It takes about five minutes; your answers are saved as you go."
       width="max-w-3xl"
     >
-      <IntakeForm onFinished={() => navigate('/progress')} />
+      <IntakeForm
+        onFinished={() => {
+          navigate('/progress');
+          // The form is long: the next page opens at its top, not where Finish was pressed.
+          window.scrollTo({ top: 0 });
+        }}
+      />
     </Page>
   );
 }

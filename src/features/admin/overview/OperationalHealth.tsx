@@ -95,14 +95,15 @@ export function OperationalHealth() {
 
 function Fact({ Icon, label, value, testId }: { Icon: typeof Activity; label: string; value: string; testId: string }) {
   return (
-    <div className="flex items-start gap-3 rounded-xl bg-slate-50 p-3">
-      <Icon className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
-      <div className="min-w-0">
-        <dt className="text-sm text-slate-600">{label}</dt>
-        <dd className="font-semibold text-slate-900" data-testid={testId}>
-          {value}
-        </dd>
-      </div>
+    // A <dl> group holds only its <dt> and <dd>: the icon sits inside the term.
+    <div className="rounded-xl bg-slate-50 p-3">
+      <dt className="flex items-start gap-3 text-sm text-slate-600">
+        <Icon className="mt-0.5 h-5 w-5 shrink-0 text-brand-700" aria-hidden="true" />
+        {label}
+      </dt>
+      <dd className="pl-8 font-semibold text-slate-900" data-testid={testId}>
+        {value}
+      </dd>
     </div>
   );
 }
