@@ -305,6 +305,7 @@ describe('consultation modal', () => {
       state: 'Delhi',
       contact: '9876543210',
     });
+    await dialog.getByRole('radio', { name: 'Female' }).check();
     await dialog.getByRole('radio', { name: 'Yes' }).check();
     await dialog.getByLabel('Country').selectOption({ label: 'India' });
     await page.route('**/trpc/consultation.book**', (route) =>
