@@ -25,6 +25,7 @@ import { VisitsChart } from '../charts/VisitsChart';
 import { LoadError, Loading, Page } from '../ui';
 import { OperationalHealth } from './OperationalHealth';
 import { TodayAppointments } from '../../appointments/console/CalendarPage';
+import { WaitingCallsNotice } from '../../calls/WaitingCallsNotice';
 
 export function OverviewPage() {
   const trpc = useTRPC();
@@ -32,6 +33,7 @@ export function OverviewPage() {
   useLiveOverview();
   return (
     <Page title="Overview" lead="What needs attention today, and how the site is doing.">
+      <WaitingCallsNotice />
       {overview.isPending ? (
         <Loading label="Loading the overview" />
       ) : overview.isError ? (

@@ -19,6 +19,7 @@ import { useTRPC } from '../../../lib/trpc';
 import { SlotPicker } from '../SlotPicker';
 import { dayLabel } from '../slots';
 import { useLiveAppointments } from '../use-live-appointments';
+import { WaitingCallsNotice } from '../../calls/WaitingCallsNotice';
 
 const INDIA = 'Asia/Kolkata';
 
@@ -63,6 +64,7 @@ export function AppointmentsCalendarPage() {
         </Link>
       }
     >
+      <WaitingCallsNotice />
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-2">
           <Button variant="secondary" size="sm" aria-label="Previous week" onClick={() => setFrom(addDays(from, -7))}>
