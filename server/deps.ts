@@ -9,7 +9,7 @@ import type { Metrics } from './observability/metrics.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { FeedPageCache } from './feed/page-cache.js';
 import type { FeedBus, FeedBusMessage } from './realtime/feed-bus.js';
-import type { FollowUpBus, FollowUpNotification } from './realtime/follow-up-bus.js';
+import type { CareLoopNote, FollowUpBus } from './realtime/follow-up-bus.js';
 import type { LiveChannel } from './realtime/live-channel.js';
 import type { MessageNote, MessagesBus } from './messages/events.js';
 import type { InvoiceNote, InvoicesBus } from './payments/events.js';
@@ -41,8 +41,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Check-ins, replies, pauses: live to the follow-up screens on every instance. */
   followUpBus: FollowUpBus;
-  /** The follow-up streams' channel (check-in.events, admin.followUps.events), fed by followUpBus. */
-  followUpLive: LiveChannel<FollowUpNotification>;
+  /** The care loop's channel (check-in.events, admin.followUps.events, admin.overview.events, careRecord.events), fed by followUpBus and the other buses (check-in/care-loop.ts). */
+  followUpLive: LiveChannel<CareLoopNote>;
   /** Messages, receipts and typing (the `messages` NOTIFY), and this instance's typing throttle. */
   messagesBus: MessagesBus;
   /** The conversations' channel (messages.events, admin.messages.inboxEvents), fed by messagesBus. */

@@ -23,6 +23,7 @@ import { createInvoicesBus } from './payments/events.js';
 import { createJournalBus } from './journal/events.js';
 import { createCallsBus } from './calls/events.js';
 import { createAppointmentsBus } from './appointments/events.js';
+import { careLoopSource } from './check-in/care-loop.js';
 import { scheduleMessageNotices } from './messages/notify.js';
 import { keepFeedPagesFresh } from './feed/freshness.js';
 import { createFeedPageCache } from './feed/page-cache.js';
@@ -112,7 +113,17 @@ export async function createDeps(
     feedPages,
     metrics,
     followUpBus,
-    followUpLive: createLiveChannel(followUpBus),
+    // The care loop: follow-up notes, and what messages, the journal, invoices and sessions mean for the queue and the Overview.
+    followUpLive: createLiveChannel(
+      careLoopSource({
+        db: dbHandle.db,
+        followUps: followUpBus,
+        messages: messagesBus,
+        journal: journalBus,
+        invoices: invoicesBus,
+        appointments: appointmentsBus,
+      }),
+    ),
     messagesBus,
     messagesLive: createLiveChannel(messagesBus),
     invoicesBus,
