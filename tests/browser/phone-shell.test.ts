@@ -76,7 +76,8 @@ const keptPaths = (page: Page) =>
           const get = db.transaction('cache').objectStore('cache').get('queries');
           get.onsuccess = () => {
             const queries = (get.result?.state?.queries ?? []) as { queryKey: unknown[] }[];
-            resolve(queries.map((q) => (q.queryKey[0] as string[]).join('.')));
+            // Not every key is a tRPC path (an array): others are kept too, under their own names.
+            resolve(queries.map((q) => (Array.isArray(q.queryKey[0]) ? q.queryKey[0].join('.') : String(q.queryKey[0]))));
             db.close();
           };
           get.onerror = () => resolve([]);
