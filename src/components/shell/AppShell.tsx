@@ -213,6 +213,8 @@ export function AppShell<L extends ShellLink>({
                     {!open && badgeMark}
                   </span>
                   {open && <span>{link.title}</span>}
+                  {/* A space between the title and its count, so the visible text ("Messages 1") is words of the name ("Messages, 1 new"). */}
+                  {open && count > 0 && ' '}
                   {open && badgeMark}
                 </Link>
               );
