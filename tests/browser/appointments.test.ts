@@ -98,7 +98,9 @@ describe('booking a follow-up', () => {
     await expect.poll(() => dialog.getByTestId('slot').count(), LIVE).toBeGreaterThan(0);
     await dialog.getByTestId('slot').first().click();
     await dialog.getByRole('button', { name: 'Consult' }).click();
-    await expectToast(page, /We are holding .* confirm it with the link/);
+    // A confirmation screen, not a toast: the held time and what happens next.
+    const confirmation = page.getByTestId('booking-confirmation');
+    await expect.poll(() => confirmation.textContent(), LIVE).toMatch(/We are holding .* It is booked only once you confirm it/);
 
     await server.deps.mailer.drain();
     const mail = server.mails.filter((m) => m.to === 'kavya.holds@example.test').at(-1);
@@ -111,7 +113,10 @@ describe('booking a follow-up', () => {
     expect(before.status).toBe('held');
     await screenshot(page, 'consult-confirm');
     await page.getByRole('button', { name: 'Confirm my time' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'is booked' }).count(), LIVE).toBe(1);
+    const booked = page.getByTestId('consultation-booked');
+    await expect.poll(() => booked.count(), LIVE).toBe(1);
+    expect(await booked.textContent()).toMatch(/is booked for/);
+    expect(await booked.getByRole('link', { name: 'Join the video call' }).getAttribute('href')).toMatch(/\/call\/guest\/\d+\?/);
     const after = await server.deps.db.selectFrom('consultation_holds').select('status').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(after.status).toBe('confirmed');
   });
