@@ -83,6 +83,9 @@ describe('messages on a phone', () => {
         timeout: 15_000,
       })
       .toBe('sent');
+    // Send puts the focus back in the box (writing on, the tab bar aside); first the screen as she reads it.
+    await box.blur();
+    await expect.poll(() => page.getByTestId('tab-bar').isVisible(), { timeout: 5_000 }).toBe(true);
     const layout = () =>
       page.evaluate(() => {
         const composer = document.querySelector('[data-testid="composer"]')!.getBoundingClientRect();

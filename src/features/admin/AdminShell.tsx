@@ -36,7 +36,8 @@ export function AdminShell({ name, onSignOut, children }: { name: string; onSign
       homeHref="/"
       brand={
         <>
-          <span className="hidden xs:inline">{BRAND.name}</span>
+          {/* Read out at every width (the link has nothing else to name it), shown from xs up. */}
+          <span className="sr-only xs:not-sr-only">{BRAND.name}</span>
           <span className="hidden items-center gap-1 rounded-full bg-brand-900 px-2 py-0.5 text-xs font-semibold ring-1 ring-white/40 sm:inline-flex">
             <ShieldCheck className="h-3.5 w-3.5" aria-hidden="true" />
             Console

@@ -16,6 +16,8 @@ export function IntakePrompt() {
       className="mb-5 flex flex-col gap-3 rounded-2xl border border-brand-200 bg-brand-50 px-4 py-3 text-brand-900 sm:flex-row sm:items-center sm:justify-between sm:px-5"
       aria-label="Intake questionnaire"
       data-testid="intake-prompt"
+      // Steps aside on a phone while a message is written (messages/use-fill-viewport.ts): room for the chat above the keyboard.
+      data-composing-aside=""
     >
       <p className="flex items-start gap-3">
         <ClipboardList className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />

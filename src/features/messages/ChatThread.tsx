@@ -127,11 +127,13 @@ export function ChatThread(props: ChatThreadProps) {
 
   return (
     // A scrolling region must take focus so that a keyboard can scroll it (arrow keys, Page Up).
+    // Positioned, so the visually hidden announcer (absolute) at the end of a long thread is clipped by
+    // this scroller rather than placed against the page, where it made the whole page scroll.
     <div
       ref={scroller}
       role="region"
       onScroll={onScroll}
-      className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-3 sm:px-5"
+      className="relative min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-3 sm:px-5"
       data-testid="chat-thread"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the region scrolls, and only focus lets a keyboard scroll it
       tabIndex={0}

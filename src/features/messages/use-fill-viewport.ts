@@ -57,9 +57,11 @@ export function useFillViewport(ref: RefObject<HTMLElement | null>, deps: readon
     const viewport = window.visualViewport;
     viewport?.addEventListener('resize', later);
     window.addEventListener('resize', later);
-    // Something above the chat changing height (a banner coming or going) moves its top.
+    // Something above the chat changing height (a banner coming or going) moves its top, and the room
+    // below changes with the tab bar stepping aside. The page's min-height keeps the body's size steady
+    // then, so every ancestor is watched (their content boxes change), not the body alone.
     const observer = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(later) : null;
-    observer?.observe(document.body);
+    for (let node = el.parentElement; node; node = node.parentElement) observer?.observe(node);
     return () => {
       if (frame) cancelAnimationFrame(frame);
       viewport?.removeEventListener('resize', later);
@@ -74,7 +76,9 @@ export function useFillViewport(ref: RefObject<HTMLElement | null>, deps: readon
 /**
  * While the person writes on a phone, the bottom tab bar (components/shell/AppShell.tsx, marked
  * data-app-tabbar) steps aside: with the keyboard open it would otherwise sit on top of the composer or
- * take a third of what is left. Back when the box loses focus.
+ * take a third of what is left. So does a notice above the page marked data-composing-aside (the intake
+ * questionnaire's prompt), which with the keyboard open would leave no room for the chat at all. Back
+ * when the box loses focus.
  */
 export function useTabBarAsideWhile(active: boolean) {
   useEffect(() => {
@@ -87,4 +91,4 @@ export function useTabBarAsideWhile(active: boolean) {
 
 /** The rule that hides the tab bar while composing; rendered by the chat screens (inline styles are allowed by the CSP). */
 export const TAB_BAR_ASIDE_CSS =
-  '@media (max-width: 767.98px){html:root[data-composing]{--app-bottom-bar:0px}html:root[data-composing] [data-app-tabbar]{display:none}}';
+  '@media (max-width: 767.98px){html:root[data-composing]{--app-bottom-bar:0px}html:root[data-composing] [data-app-tabbar],html:root[data-composing] [data-composing-aside]{display:none}}';
