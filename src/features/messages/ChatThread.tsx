@@ -54,6 +54,8 @@ export function ChatThread(props: ChatThreadProps) {
   const { messages, pending, isOwn, seenSeq, hasOlder, loadingOlder, onLoadOlder, onAtEnd } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
+  // The thread's height when last seen: a scroll that comes with a new height is the layout's, not the reader's.
+  const seenHeight = useRef<number | null>(null);
   const heightBefore = useRef<number | null>(null);
   const firstSeq = messages[0]?.seq ?? null;
   const lastKey = `${messages.at(-1)?.seq ?? 0}:${pending.length}`;
@@ -81,6 +83,7 @@ export function ChatThread(props: ChatThreadProps) {
     const el = scroller.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
+      seenHeight.current = el.clientHeight;
       if (atEnd.current) el.scrollTop = el.scrollHeight;
     });
     observer.observe(el);
@@ -98,6 +101,13 @@ export function ChatThread(props: ChatThreadProps) {
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
+    // The thread shrank (the chat refitted, a keyboard opened) and the browser moved the scroll: whoever
+    // was reading the newest message stays with it, rather than being counted as having scrolled away.
+    if (seenHeight.current !== null && el.clientHeight !== seenHeight.current) {
+      seenHeight.current = el.clientHeight;
+      if (atEnd.current) el.scrollTop = el.scrollHeight;
+      return;
+    }
     const wasAtEnd = atEnd.current;
     atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_WITHIN_PX;
     if (atEnd.current && !wasAtEnd) onAtEnd();
