@@ -99,7 +99,16 @@ describe('messages on a phone', () => {
           threadScrolls: thread.scrollHeight > thread.clientHeight,
         };
       });
-    await expect.poll(async () => (await layout()).composerBottom <= (await layout()).seen, { timeout: 5_000 }).toBe(true);
+    // The tab bar's return animates the page's bottom padding (200 ms): wait for the chat to settle refitted.
+    await expect
+      .poll(
+        async () => {
+          const settled = await layout();
+          return settled.composerBottom <= settled.seen && !settled.pageScrolls;
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(true);
     let now = await layout();
     expect(now.pageScrolls).toBe(false);
     expect(now.threadScrolls).toBe(true);
