@@ -28,13 +28,14 @@ const EDGE = 12;
  * Wide screens: top-right, as the spec says, just below the top bar, in the margin right of the page's
  * column, so the name, Sign out and the page title stay clear. Phones and small tablets: at the bottom,
  * where the thumb is and nothing of the top bar (the menu button, Sign out) is covered, above the
- * dashboard's tab bar when there is one (--app-bottom-bar, styles.css). A swipe down or the close
+ * dashboard's tab bar when there is one (--app-bottom-bar, styles.css) and a chat's composer
+ * (--app-toast-lift, features/messages/use-fill-viewport.ts). A swipe down or the close
  * button dismisses one at once; otherwise it goes in five seconds.
  */
 export default function Toasts() {
   const narrow = useSyncExternalStore(subscribeNarrow, isNarrow, () => false);
   const offset = narrow
-    ? { bottom: `calc(var(--app-bottom-bar, 0px) + ${EDGE}px)`, right: EDGE, left: EDGE }
+    ? { bottom: `calc(var(--app-bottom-bar, 0px) + var(--app-toast-lift, 0px) + ${EDGE}px)`, right: EDGE, left: EDGE }
     : { top: BAR + 12, right: 24 };
   return (
     <>

@@ -76,8 +76,12 @@ const keptPaths = (page: Page) =>
           const get = db.transaction('cache').objectStore('cache').get('queries');
           get.onsuccess = () => {
             const queries = (get.result?.state?.queries ?? []) as { queryKey: unknown[] }[];
-            // Not every key is a tRPC path (an array): others are kept too, under their own names.
-            resolve(queries.map((q) => (Array.isArray(q.queryKey[0]) ? q.queryKey[0].join('.') : String(q.queryKey[0]))));
+            // Not every key is a tRPC path (an array first): a plain key such as ['notifications', 'preferences'] reads as its words joined.
+            resolve(
+              queries.map((q) =>
+                Array.isArray(q.queryKey[0]) ? q.queryKey[0].join('.') : q.queryKey.filter((k) => typeof k === 'string').join('.'),
+              ),
+            );
             db.close();
           };
           get.onerror = () => resolve([]);

@@ -1,11 +1,11 @@
-import { type CSSProperties, type Ref, useCallback, useState } from 'react';
+import { type CSSProperties, type Ref, useCallback, useRef, useState } from 'react';
 import type { Message } from '../../../server/messages/schema';
 import { LoadError, Loading } from '../../components/ui/States';
 import { isOutage } from '../../lib/outage';
 import { ChatThread } from './ChatThread';
 import { Composer } from './Composer';
 import type { Conversation } from './use-conversation';
-import { TAB_BAR_ASIDE_CSS, useTabBarAsideWhile } from './use-fill-viewport';
+import { TAB_BAR_ASIDE_CSS, useTabBarAsideWhile, useToastsAbove } from './use-fill-viewport';
 
 export type ConversationViewProps = {
   conversation: Conversation;
@@ -37,6 +37,8 @@ export function ConversationView({
   const markRead = c.markRead;
   const [composing, setComposing] = useState(false);
   useTabBarAsideWhile(composing);
+  const composerBox = useRef<HTMLDivElement>(null);
+  useToastsAbove(composerBox);
   const onAtEnd = useCallback(() => void markRead(), [markRead]);
   return (
     <section
@@ -77,15 +79,17 @@ export function ConversationView({
         />
       )}
       <style>{TAB_BAR_ASIDE_CSS}</style>
-      <Composer
-        onFocusChange={setComposing}
-        onSend={c.send}
-        onTyping={onTyping}
-        // Offline with nothing kept to show, a message can still be written: it waits on this device.
-        disabled={Boolean(composerDisabledReason) || c.status === 'loading'}
-        disabledReason={composerDisabledReason ?? undefined}
-        insert={insert}
-      />
+      <div ref={composerBox}>
+        <Composer
+          onFocusChange={setComposing}
+          onSend={c.send}
+          onTyping={onTyping}
+          // Offline with nothing kept to show, a message can still be written: it waits on this device.
+          disabled={Boolean(composerDisabledReason) || c.status === 'loading'}
+          disabledReason={composerDisabledReason ?? undefined}
+          insert={insert}
+        />
+      </div>
     </section>
   );
 }

@@ -89,6 +89,27 @@ export function useTabBarAsideWhile(active: boolean) {
   }, [active]);
 }
 
+/**
+ * Phone toasts sit at the bottom of the screen (components/Toasts.tsx); on a chat that is where the
+ * composer is, and a toast would cover Send. While a composer is on screen its height is published as
+ * --app-toast-lift, which the toasts keep clear of.
+ */
+export function useToastsAbove(ref: RefObject<HTMLElement | null>) {
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const root = document.documentElement;
+    const publish = () => root.style.setProperty('--app-toast-lift', `${Math.ceil(el.getBoundingClientRect().height)}px`);
+    publish();
+    const observer = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(publish) : null;
+    observer?.observe(el);
+    return () => {
+      observer?.disconnect();
+      root.style.removeProperty('--app-toast-lift');
+    };
+  }, [ref]);
+}
+
 /** The rule that hides the tab bar while composing; rendered by the chat screens (inline styles are allowed by the CSP). */
 export const TAB_BAR_ASIDE_CSS =
   '@media (max-width: 767.98px){html:root[data-composing]{--app-bottom-bar:0px}html:root[data-composing] [data-app-tabbar],html:root[data-composing] [data-composing-aside]{display:none}}';
