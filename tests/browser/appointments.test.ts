@@ -93,6 +93,8 @@ describe('booking a follow-up', () => {
     await dialog.getByLabel('Weight (kg)').fill('68');
     await dialog.getByLabel('State', { exact: true }).fill('Kerala');
     await dialog.getByLabel('Contact number').fill('9847012399');
+    // No gender is chosen for her: the form has no default.
+    await dialog.getByRole('radio', { name: 'Female' }).check();
     await dialog.getByRole('radio', { name: 'No' }).check();
     await dialog.getByLabel('Country').selectOption({ label: 'India' });
     await expect.poll(() => dialog.getByTestId('slot').count(), LIVE).toBeGreaterThan(0);

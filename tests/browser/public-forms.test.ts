@@ -213,14 +213,15 @@ describe('consultation modal', () => {
     await expect.poll(() => page.getByTestId('loading-overlay').isVisible()).toBe(true);
     releaseBooking();
     // Not a toast: the dialog says what became of the request and what happens next, until she closes it.
-    const screen = dialog.getByTestId('booking-confirmation');
+    // The dialog is then named by its new title.
+    const done = page.getByRole('dialog', { name: 'We will call you back' });
+    const screen = done.getByTestId('booking-confirmation');
     await expect.poll(() => screen.isVisible()).toBe(true);
-    expect(await dialog.getByRole('heading', { name: 'We will call you back' }).isVisible()).toBe(true);
     const steps = await screen.getByTestId('visitor-steps').locator('li').allTextContents();
     expect(steps[0]).toBe('A dietitian calls you on +91 98470 12345 within one working day to agree a time that suits you.');
     await expect.poll(() => page.getByTestId('loading-overlay').count()).toBe(0);
-    await dialog.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => dialog.count()).toBe(0);
+    await done.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(pathAndQuery(page)).toBe('/consult');
 
     const rows = await server.deps.db.selectFrom('consultations').selectAll().where('email', '=', 'kavya@example.test').execute();
