@@ -54,7 +54,12 @@ describe('the admin role guard', () => {
       'support',
     ]);
     expect(adminProcedures.length).toBeGreaterThanOrEqual(25);
-    expect(adminSubscriptions.map((p) => p.path).sort()).toEqual(['admin.followUps.events', 'admin.messages.inboxEvents']);
+    expect(adminSubscriptions.map((p) => p.path).sort()).toEqual([
+      'admin.calls.seats',
+      'admin.followUps.events',
+      'admin.messages.inboxEvents',
+      'admin.overview.events',
+    ]);
   });
 
   it.each(adminSubscriptions)('$path (subscription) refuses a client and a visitor over the WebSocket', async ({ path }) => {

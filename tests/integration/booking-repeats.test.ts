@@ -26,7 +26,7 @@ const mailsAbout = (id: number) =>
   server.deps.db
     .selectFrom('outbox')
     .select('subject')
-    .where((eb) => eb.or([eb('subject', 'like', `%#${id} %`), eb('subject', 'like', `%(#${id})`)]))
+    .where((eb) => eb.or([eb('subject', 'like', `%#${id} %`), eb('subject', 'like', `%(request #${id})`)]))
     .execute();
 
 describe('a repeat booking', () => {
@@ -39,7 +39,7 @@ describe('a repeat booking', () => {
     const mailsBefore = await mailsAbout(stored!.id);
     expect(mailsBefore.map((m) => m.subject).sort()).toEqual([
       `Consultation request #${stored!.id} from Meena Pillai`,
-      `We have your consultation request (#${stored!.id})`,
+      `We will call you back (request #${stored!.id})`,
     ]);
 
     // The same person, as the form sends it again: the e-mail's case and the number's spacing may differ.
