@@ -130,6 +130,8 @@ describe('booking modal', () => {
     await dialog.getByLabel('Age', { exact: true }).fill('31');
     await dialog.getByLabel('Height (feet)').fill('5.4');
     await dialog.getByLabel('Weight (kg)').fill('62');
+    // Gender has no default: it is chosen like any other field above State.
+    await dialog.getByRole('radio', { name: 'Female' }).check();
     await page.getByTestId('modal-body').evaluate((body) => body.scrollTo({ top: 0 }));
     await consult.click();
     await expect.poll(() => focusedLabel(page)).toBe('State');
