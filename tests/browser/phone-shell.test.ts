@@ -5,7 +5,7 @@ import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { DESKTOP, PHONE } from '../helpers/browser.js';
 import { httpClient } from '../helpers/callers.js';
 import { addDietPlans, addSubscription, adminApi, localDay, newClient } from '../helpers/fixtures.js';
-import { animationsFinished, screenshot, signedInPage } from '../helpers/pages.js';
+import { animationsFinished, keptQueryKeys, screenshot, signedInPage } from '../helpers/pages.js';
 import { seriousAxeViolations } from '../helpers/public-site.js';
 import type { TestServer } from '../helpers/server.js';
 
@@ -63,31 +63,10 @@ const settled = (page: Page) =>
     })
     .toBe(0);
 
-/** The query paths kept in the dashboard's IndexedDB record ('weight.list'). */
-const keptPaths = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<string[]>((resolve) => {
-        const req = indexedDB.open('poshan-offline');
-        req.onerror = () => resolve([]);
-        req.onsuccess = () => {
-          const db = req.result;
-          if (!db.objectStoreNames.contains('cache')) return resolve([]);
-          const get = db.transaction('cache').objectStore('cache').get('queries');
-          get.onsuccess = () => {
-            const queries = (get.result?.state?.queries ?? []) as { queryKey: unknown[] }[];
-            // Not every key is a tRPC path (an array first): a plain key such as ['notifications', 'preferences'] reads as its words joined.
-            resolve(
-              queries.map((q) =>
-                Array.isArray(q.queryKey[0]) ? q.queryKey[0].join('.') : q.queryKey.filter((k) => typeof k === 'string').join('.'),
-              ),
-            );
-            db.close();
-          };
-          get.onerror = () => resolve([]);
-        };
-      }),
-  );
+/** The query paths kept in the dashboard's IndexedDB record ('weight.list'). Not every key is a tRPC path (an array
+ * first): a plain key such as ['notifications', 'preferences'] reads as its words joined. */
+const keptPaths = async (page: Page) =>
+  (await keptQueryKeys(page)).map((key) => (Array.isArray(key[0]) ? key[0].join('.') : key.filter((k) => typeof k === 'string').join('.')));
 
 describe('the dashboard on a phone', () => {
   it('has a tab bar with live counts of new messages and comments, and the count in the title', async () => {

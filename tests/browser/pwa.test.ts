@@ -8,7 +8,7 @@ import { MEAL_QUEUED } from '../../src/features/dashboard/offline/queued.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, DESKTOP, PHONE } from '../helpers/browser.js';
 import { adminApi, type Client, localDay, newClient } from '../helpers/fixtures.js';
-import { expectToast, screenshot, signedInPage } from '../helpers/pages.js';
+import { expectToast, keptQueryKeys, screenshot, signedInPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 
 /** The installable, offline-capable dashboard (issue 24, decision 116). */
@@ -28,26 +28,7 @@ async function workerActive(page: Page) {
 }
 
 /** The first part of each query key kept in the dashboard's IndexedDB record (e.g. '["weight","list"]'). */
-function keptQueries(page: Page) {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve) => {
-        const req = indexedDB.open('poshan-offline');
-        req.onerror = () => resolve([]);
-        req.onsuccess = () => {
-          const db = req.result;
-          if (!db.objectStoreNames.contains('cache')) return resolve([]);
-          const get = db.transaction('cache').objectStore('cache').get('queries');
-          get.onsuccess = () => {
-            const queries = (get.result?.state?.queries ?? []) as { queryKey: unknown[] }[];
-            resolve(queries.map((q) => JSON.stringify(q.queryKey[0])));
-            db.close();
-          };
-          get.onerror = () => resolve([]);
-        };
-      }),
-  );
-}
+const keptQueries = async (page: Page) => (await keptQueryKeys(page)).map((key) => JSON.stringify(key[0]));
 
 const keptQuery = async (page: Page, path: string[]) => (await keptQueries(page)).includes(JSON.stringify(path));
 

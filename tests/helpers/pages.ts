@@ -154,3 +154,25 @@ export async function intersectionSettled(locator: Locator) {
       }),
   );
 }
+
+/** The query keys of the dashboard's offline record in IndexedDB (src/lib/offline-cache.ts), as stored. */
+export function keptQueryKeys(page: Page): Promise<unknown[][]> {
+  return page.evaluate(
+    () =>
+      new Promise<unknown[][]>((resolve) => {
+        const req = indexedDB.open('poshan-offline');
+        req.onerror = () => resolve([]);
+        req.onsuccess = () => {
+          const db = req.result;
+          if (!db.objectStoreNames.contains('cache')) return resolve([]);
+          const get = db.transaction('cache').objectStore('cache').get('queries');
+          get.onsuccess = () => {
+            const queries = (get.result?.state?.queries ?? []) as { queryKey: unknown[] }[];
+            resolve(queries.map((q) => q.queryKey));
+            db.close();
+          };
+          get.onerror = () => resolve([]);
+        };
+      }),
+  );
+}
