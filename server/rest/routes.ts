@@ -11,6 +11,7 @@ import { messageRoutes } from '../messages/rest.js';
 import { notificationRoutes } from '../notifications/rest.js';
 import { pushRoutes } from '../push/rest.js';
 import { journalRoutes } from '../journal/rest.js';
+import { nutritionTargetsRoutes } from '../nutrition/targets-rest.js';
 import { invoiceRoutes } from '../payments/rest.js';
 import { ratingRoutes } from '../rating/rest.js';
 import { subscriptionRoutes } from '../subscription/rest.js';
@@ -41,5 +42,6 @@ export const restRoutes: RestRoute[] = [
   ...notificationRoutes,
   ...appointmentRoutes,
   ...journalRoutes,
+  ...nutritionTargetsRoutes,
   ...careRecordRoutes,
 ];

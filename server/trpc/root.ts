@@ -10,6 +10,7 @@ import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
 import { journalRouter } from '../journal/router.js';
 import { messagesRouter } from '../messages/router.js';
+import { targetsRouter } from '../nutrition/targets-router.js';
 import { notificationsRouter } from '../notifications/router.js';
 import { pushRouter } from '../push/router.js';
 import { ratingRouter, testimonialsRouter } from '../rating/router.js';
@@ -45,6 +46,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   appointments: appointmentsRouter,
   journal: journalRouter,
+  nutritionTargets: targetsRouter,
   careRecord: careRecordRouter,
   calls: callsRouter,
 });
