@@ -10,6 +10,7 @@ import { dietPlanRouter } from '../diet-plan/router.js';
 import { feedRouter } from '../feed/router.js';
 import { journalRouter } from '../journal/router.js';
 import { messagesRouter } from '../messages/router.js';
+import { foodsRouter } from '../nutrition/router.js';
 import { targetsRouter } from '../nutrition/targets-router.js';
 import { notificationsRouter } from '../notifications/router.js';
 import { pushRouter } from '../push/router.js';
@@ -46,6 +47,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   appointments: appointmentsRouter,
   journal: journalRouter,
+  foods: foodsRouter,
   nutritionTargets: targetsRouter,
   careRecord: careRecordRouter,
   calls: callsRouter,
