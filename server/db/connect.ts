@@ -1,6 +1,7 @@
 import { secureDataDir } from '../data-dir.js';
 import { resolve } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -171,6 +172,9 @@ function createPgListener(url: string, channel: string, onPayload: (payload: str
   };
 }
 
+/** Postgres extensions the migrations create, loaded into every embedded database (food search uses pg_trgm). */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 /**
  * The embedded database: on disk in `dataDir`, or in memory when none is given. `loadDataDir` starts
  * the in-memory one from a dump of another (PGlite's dumpDataDir), skipping its initdb: the tests
@@ -181,6 +185,7 @@ export async function connectPglite(dataDir: string | undefined, opts: { loadDat
   const client = await PGlite.create({
     dataDir: dataDir ? resolve(dataDir) : undefined,
     loadDataDir: opts.loadDataDir,
+    extensions: PGLITE_EXTENSIONS,
     parsers: { [pgliteTypes.INT8]: parseInt8, [pgliteTypes.DATE]: keepDateText },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });

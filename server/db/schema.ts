@@ -475,6 +475,71 @@ export interface OfflinePaymentsTable {
   created_at: CreatedAt;
 }
 
+/* The food library (server/nutrition). per_100g and targets are keyed by NutrientKey. */
+export interface FoodsTable {
+  id: Generated<number>;
+  kind: ColumnType<'food' | 'recipe', 'food' | 'recipe' | undefined, 'food' | 'recipe'>;
+  name: string;
+  name_hi: string | null;
+  food_group: string;
+  source: 'ifct2017' | 'csv' | 'clinic';
+  source_ref: string | null;
+  per_100g: ColumnType<Record<string, number>, string, string>;
+  cooked_grams: number | null;
+  serving_grams: number | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  archived_at: NullableTimestamp;
+}
+
+export interface FoodNamesTable {
+  food_id: number;
+  name: string;
+  lang: 'en' | 'hi';
+  is_alias: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface FoodPortionsTable {
+  food_id: number;
+  unit: string;
+  grams: number;
+}
+
+export interface RecipeIngredientsTable {
+  recipe_id: number;
+  position: number;
+  food_id: number;
+  grams: number;
+}
+
+export interface FoodUsesTable {
+  user_id: number;
+  food_id: number;
+  uses: ColumnType<number, number | undefined, number>;
+  last_used_at: Timestamp;
+}
+
+export interface NutritionTargetsTable {
+  client_id: number;
+  targets: ColumnType<Record<string, number>, string, string>;
+  basis: ColumnType<unknown, string | null | undefined, string | null>;
+  show_numbers: ColumnType<boolean, boolean | undefined, boolean>;
+  set_by: number | null;
+  updated_at: Timestamp;
+}
+
+export interface MealEntryItemsTable {
+  entry_id: number;
+  position: number;
+  food_id: number;
+  quantity: number;
+  unit: string;
+  grams: number;
+  added_by: number | null;
+  created_at: CreatedAt;
+}
+
 export type GatewayOutcome = 'paid' | 'already_settled' | 'ignored';
 
 export interface GatewayEventsTable {
@@ -833,6 +898,13 @@ export interface Database {
   invoices: InvoicesTable;
   payment_claims: PaymentClaimsTable;
   offline_payments: OfflinePaymentsTable;
+  foods: FoodsTable;
+  food_names: FoodNamesTable;
+  food_portions: FoodPortionsTable;
+  recipe_ingredients: RecipeIngredientsTable;
+  food_uses: FoodUsesTable;
+  nutrition_targets: NutritionTargetsTable;
+  meal_entry_items: MealEntryItemsTable;
   gateway_events: GatewayEventsTable;
   push_subscriptions: PushSubscriptionsTable;
   push_vapid_keys: PushVapidKeysTable;

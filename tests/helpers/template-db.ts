@@ -8,7 +8,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { syncCountries } from '../../server/countries/sync.js';
-import { connectPostgres } from '../../server/db/connect.js';
+import { connectPostgres, PGLITE_EXTENSIONS } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import type { Database } from '../../server/db/schema.js';
 import { createPgBossQueue } from '../../server/jobs/pg-boss-queue.js';
@@ -61,7 +61,7 @@ export default async function setup(project: TestProject) {
     project.provide('templateDatabase', { kind: 'postgres', name });
     return () => adminQuery(baseUrl, `drop database if exists "${name}" with (force)`);
   }
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   await prepare(db);
   const dump = await client.dumpDataDir('none');

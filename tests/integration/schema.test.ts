@@ -356,6 +356,28 @@ const expectedColumns = {
   session_notes: ['id', 'appointment_id', 'client_id', 'author_id', 'body', 'created_at', 'updated_at'],
   call_settings: ['dietitian_id', 'fallback_url', 'updated_at'],
   call_guest_links: ['appointment_id', 'version', 'revoked_at', 'revoked_by', 'created_at', 'updated_at'],
+  foods: [
+    'id',
+    'kind',
+    'name',
+    'name_hi',
+    'food_group',
+    'source',
+    'source_ref',
+    'per_100g',
+    'cooked_grams',
+    'serving_grams',
+    'created_by',
+    'created_at',
+    'updated_at',
+    'archived_at',
+  ],
+  food_names: ['food_id', 'name', 'lang', 'is_alias'],
+  food_portions: ['food_id', 'unit', 'grams'],
+  recipe_ingredients: ['recipe_id', 'position', 'food_id', 'grams'],
+  food_uses: ['user_id', 'food_id', 'uses', 'last_used_at'],
+  nutrition_targets: ['client_id', 'targets', 'basis', 'show_numbers', 'set_by', 'updated_at'],
+  meal_entry_items: ['entry_id', 'position', 'food_id', 'quantity', 'unit', 'grams', 'added_by', 'created_at'],
 } as const satisfies { [Table in keyof Database]: readonly (keyof Database[Table] & string)[] };
 
 /** Columns of the interface missing from the list above; the assignment below fails to type-check unless there are none. */
