@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clientProcedure, router } from '../trpc/init.js';
+import { foodsConsoleProcedures } from './console.js';
 import { byIdsInput, foodDetail, foodIdInput, recentInput, searchInput } from './foods-schema.js';
 import { getFood } from './foods-service.js';
 import { foodSummary } from './schema.js';
@@ -27,4 +28,5 @@ export const foodsRouter = router({
     .input(recentInput)
     .output(z.array(foodSummary))
     .query(({ ctx, input }) => recentFoods(ctx.deps.db, ctx.user.id, input.limit)),
+  ...foodsConsoleProcedures,
 });

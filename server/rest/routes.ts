@@ -11,6 +11,7 @@ import { messageRoutes } from '../messages/rest.js';
 import { notificationRoutes } from '../notifications/rest.js';
 import { pushRoutes } from '../push/rest.js';
 import { journalRoutes } from '../journal/rest.js';
+import { foodRoutes } from '../nutrition/rest.js';
 import { nutritionTargetsRoutes } from '../nutrition/targets-rest.js';
 import { invoiceRoutes } from '../payments/rest.js';
 import { ratingRoutes } from '../rating/rest.js';
@@ -42,6 +43,7 @@ export const restRoutes: RestRoute[] = [
   ...notificationRoutes,
   ...appointmentRoutes,
   ...journalRoutes,
+  ...foodRoutes,
   ...nutritionTargetsRoutes,
   ...careRecordRoutes,
 ];
