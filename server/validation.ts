@@ -166,3 +166,38 @@ export const idempotencyKey = (label: string) =>
     .trim()
     .toLowerCase()
     .pipe(z.uuid(`${label} must be a UUID made once per submission, such as crypto.randomUUID() gives`));
+
+/*
+ * Pieces every console list and form shares.
+ */
+
+const ADMIN_PAGE_SIZES = [10, 25, 50, 100] as const;
+const DEFAULT_ADMIN_PAGE_SIZE = 25;
+/** Far beyond any real list; keeps OFFSET arithmetic sane for absurd input. */
+const MAX_PAGE = 100_000;
+
+const pageSizeMessage = `pageSize must be one of ${ADMIN_PAGE_SIZES.join(', ')}`;
+
+/** Zero-based pages, a bounded page size: every console list is paged on the server. */
+export const pageInput = z.object({
+  page: z
+    .number({ error: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(0, 'page must be 0 or more (pages start at 0)')
+    .max(MAX_PAGE, `page must be at most ${MAX_PAGE}`)
+    .default(0),
+  pageSize: z
+    .number({ error: pageSizeMessage })
+    .max(INT32_MAX, pageSizeMessage)
+    .refine((n) => (ADMIN_PAGE_SIZES as readonly number[]).includes(n), pageSizeMessage)
+    .default(DEFAULT_ADMIN_PAGE_SIZE),
+});
+
+/** One page of a list and the total, for the pager (server/db/paging.ts builds it). */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+
+export const byId = z.object({ id: idField('id') });
+
+/** What a console action answers: a sentence saying what it did. */
+export const messageResult = z.object({ message: z.string() });

@@ -1,38 +1,43 @@
-import { appointmentsConsoleRouter } from '../appointments/router.js';
+import { appointmentsConsoleRouter } from '../appointments/console.js';
+import { callsConsoleRouter } from '../calls/console.js';
+import { followUpsConsoleRouter } from '../check-in/console.js';
+import { bookingsConsoleRouter } from '../consultation/console.js';
+import { feedConsoleRouter } from '../feed/console.js';
+import { messagesConsoleRouter } from '../messages/console.js';
+import { paymentsConsoleRouter } from '../payments/console.js';
+import { reviewsConsoleRouter } from '../rating/console.js';
+import { subscriptionsConsoleRouter } from '../subscription/console.js';
+import { supportConsoleRouter } from '../support/console.js';
 import { router } from '../trpc/init.js';
+import { clientsConsoleRouter } from '../users/console.js';
 import { auditRouter } from './audit-log/router.js';
-import { bookingsRouter } from './bookings/router.js';
-import { callsAdminRouter } from './calls/router.js';
-import { clientsRouter } from './clients/router.js';
 import { dietPlansRouter } from './diet-plans/router.js';
-import { followUpsRouter } from './follow-ups/router.js';
-import { messagesInboxRouter } from './messages/router.js';
 import { outboxRouter } from './outbox/router.js';
 import { overviewRouter } from './overview/router.js';
-import { paymentsRouter } from './payments/router.js';
-import { reviewsRouter } from './reviews/router.js';
-import { subscriptionsRouter } from './subscriptions/router.js';
-import { supportInboxRouter } from './support/router.js';
 
 /**
- * The dietitian console. Every procedure below is an
- * adminProcedure (role 1, checked on the server); tests/integration/admin-guard.test.ts
- * walks this router and checks each one refuses clients and visitors.
- * Feed posts are written through feed.create/update/remove.
+ * The dietitian console, one area per domain. A domain's console procedures
+ * live in `server/<domain>/console.ts` beside its client router; this folder
+ * keeps only the pages that span domains (overview, audit log, outbox).
+ * Every procedure below is an adminProcedure (role 1, checked on the
+ * server): tests/integration/admin-guard.test.ts walks this router and checks
+ * each one refuses clients and visitors, and server/console-procedures.test.ts
+ * that none is declared anywhere else.
  */
 export const adminRouter = router({
   overview: overviewRouter,
-  clients: clientsRouter,
-  bookings: bookingsRouter,
-  support: supportInboxRouter,
-  reviews: reviewsRouter,
-  subscriptions: subscriptionsRouter,
+  clients: clientsConsoleRouter,
+  bookings: bookingsConsoleRouter,
+  support: supportConsoleRouter,
+  reviews: reviewsConsoleRouter,
+  subscriptions: subscriptionsConsoleRouter,
   dietPlans: dietPlansRouter,
   outbox: outboxRouter,
   audit: auditRouter,
-  followUps: followUpsRouter,
-  messages: messagesInboxRouter,
-  payments: paymentsRouter,
+  followUps: followUpsConsoleRouter,
+  messages: messagesConsoleRouter,
+  payments: paymentsConsoleRouter,
   appointments: appointmentsConsoleRouter,
-  calls: callsAdminRouter,
+  calls: callsConsoleRouter,
+  feed: feedConsoleRouter,
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { journalAdherence } from '../journal/schema.js';
 import { weightDate, weightKg } from '../weight/schema.js';
-import { idempotencyKey, idField, plainText } from '../validation.js';
+import { dateField, idempotencyKey, idField, optionalText, plainText, requiredText } from '../validation.js';
 
 /** Check-ins. zod only: the client's form imports this file. */
 
@@ -143,3 +143,26 @@ export const FOLLOW_UP_VIEWS = {
 export type FollowUpView = keyof typeof FOLLOW_UP_VIEWS;
 export const followUpViewHref = (view: FollowUpView) => `/follow-ups?show=${view}`;
 export const followUpQueue = z.object({ today: z.string(), rows: z.array(followUpRow) });
+
+/* The dietitians' follow-up queue: reply, pause and resume inputs, and what its live subscription sends. */
+
+export const PAUSE_REASON_MAX = 500;
+
+export const replyForm = z.object({ reply: requiredText('Reply is required', CHECK_IN_REPLY_MAX) });
+export const replyInput = replyForm.extend({ checkInId: idField('checkInId') });
+
+export const pauseForm = z.object({
+  from: dateField('Pause date is required'),
+  reason: optionalText('Reason', PAUSE_REASON_MAX),
+});
+export const pauseInput = pauseForm.extend({ subscriptionId: idField('subscriptionId') });
+export const resumeInput = z.object({
+  subscriptionId: idField('subscriptionId'),
+  /** Defaults to today. */
+  on: dateField('Resume date is required').optional(),
+});
+
+/** What the console's live subscription sends: reload the queue (and the named client's check-ins). */
+export type FollowUpEvent =
+  | { kind: 'ready' }
+  | { kind: 'check-in.created' | 'check-in.replied' | 'schedule.changed' | 'contact'; clientId: number };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { instantField, timeZoneField } from '../appointments/schema.js';
 import type { ConsultationStatus } from '../db/schema.js';
-import { emailAddress, INT32_MAX, numberField, requiredText } from '../validation.js';
+import { emailAddress, idField, INT32_MAX, numberField, optionalText, pageInput, pageOf, requiredText } from '../validation.js';
 
 /*
  * The consultation modal's rules, shared by the React form and the
@@ -365,3 +365,15 @@ export function visitorWords(s: VisitorState): VisitorWords {
       };
   }
 }
+
+/* Consultation bookings in the console: the list and update inputs. */
+
+export const listBookingsInput = pageInput.extend({ status: z.enum(['all', ...BOOKING_STATUSES]).default('all') });
+
+export const updateBookingInput = z.object({
+  id: idField('id'),
+  status: z.enum(BOOKING_STATUSES, { error: `Status must be one of ${BOOKING_STATUSES.join(', ')}` }).optional(),
+  notes: optionalText('Notes', 5000, { multiline: true }).optional(),
+});
+
+export const bookingPage = pageOf(booking);

@@ -1,22 +1,11 @@
 import { liveSubscriber } from '../trpc/context.js';
-import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
+import { clientProcedure, router } from '../trpc/init.js';
 import { feedPageOutput } from './checked-items.js';
 import { feedEventStream } from './events.js';
-import {
-  createPostInput,
-  feedEventsInput,
-  feedItem,
-  likersInput,
-  likersPage,
-  listFeedInput,
-  removedPost,
-  removePostInput,
-  toggleLikeInput,
-  toggleLikeResult,
-  updatePostInput,
-} from './schema.js';
+import { feedEventsInput, likersInput, likersPage, listFeedInput, toggleLikeInput, toggleLikeResult } from './schema.js';
 import * as service from './service.js';
 
+/** The feed as clients read it: pages, likes, who liked, and the live events. Posts are written from the console (console.ts). */
 export const feedRouter = router({
   list: clientProcedure
     .input(listFeedInput)
@@ -31,18 +20,6 @@ export const feedRouter = router({
     .input(likersInput)
     .output(likersPage)
     .query(({ ctx, input }) => service.listLikers(ctx.deps.db, ctx.user, input)),
-  create: adminProcedure
-    .input(createPostInput)
-    .output(feedItem)
-    .mutation(({ ctx, input }) => service.createPost(ctx.deps, ctx.user, input)),
-  update: adminProcedure
-    .input(updatePostInput)
-    .output(feedItem)
-    .mutation(({ ctx, input }) => service.updatePost(ctx.deps, ctx.user, input)),
-  remove: adminProcedure
-    .input(removePostInput)
-    .output(removedPost)
-    .mutation(({ ctx, input }) => service.removePost(ctx.deps, ctx.user, input.id)),
   /**
    * Live feed over WebSocket: tracked events (see FeedEvent in schema.ts).
    * Subscribe, then (re)fetch feed.list on the first 'ready' and on every

@@ -2,7 +2,7 @@ import type { Db, DbHandle } from '../db/index.js';
 import { createNotifySource, type NotifySource } from '../realtime/notify-source.js';
 import * as repo from './repo.js';
 import { SentHere } from './sent-here.js';
-import { KeptOfficeHours } from './console.js';
+import { KeptOfficeHours } from './settings.js';
 import { SendBatcher } from './send-batch.js';
 import type { MessageSignal } from './schema.js';
 

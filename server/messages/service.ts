@@ -11,7 +11,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.j
 import { type AttachmentView, type AttachmentViewer, attachmentViews, claimAttachments } from '../attachments/service.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Mailer } from '../mail/mailer.js';
-import { KeptOfficeHours } from './console.js';
+import { KeptOfficeHours } from './settings.js';
 import { messagePush } from './notify.js';
 import { deliverAfterCommit } from '../notifications/notify.js';
 import { MESSAGES_CHANNEL, type MessagesBus, publishMessageSignal } from './events.js';

@@ -31,7 +31,7 @@ export const invoiceRoutes = defineRoutes([
       'The clientRequestId was sent before: the first invoice, with repeated: true; nothing new is stored and no number is used',
     errors: { 404: 'The client does not exist', 409: 'The clinic’s billing details are not set yet' },
     handle: async ({ caller, body }) => {
-      const made = await caller.invoice.create(untrusted(body));
+      const made = await caller.admin.payments.issue(untrusted(body));
       return made.repeated
         ? { status: 200, message: `Invoice ${made.number} was issued already.`, data: made }
         : { status: 201, message: `Invoice ${made.number} issued.`, data: made };
@@ -85,7 +85,7 @@ export const invoiceRoutes = defineRoutes([
     response: invoice,
     errors: { 409: PAID_409 },
     handle: async ({ caller, params }) => {
-      const { message, invoice: data } = await caller.invoice.confirm(untrusted({ id: params.id }));
+      const { message, invoice: data } = await caller.admin.payments.confirm(untrusted({ id: params.id }));
       return { message, data };
     },
   },
@@ -106,7 +106,7 @@ export const invoiceRoutes = defineRoutes([
       422: 'The clientRequestId was used before with other details',
     },
     handle: async ({ caller, params, body }) => {
-      const { message, invoice: data } = await caller.invoice.recordPayment(untrusted(withId(params, body)));
+      const { message, invoice: data } = await caller.admin.payments.recordPayment(untrusted(withId(params, body)));
       return data.repeated ? { status: 200, message, data } : { status: 201, message, data };
     },
   },
@@ -120,7 +120,7 @@ export const invoiceRoutes = defineRoutes([
     response: invoice,
     errors: { 409: PAID_409 },
     handle: async ({ caller, params, body }) => {
-      const { message, invoice: data } = await caller.invoice.reject(untrusted(withId(params, body)));
+      const { message, invoice: data } = await caller.admin.payments.reject(untrusted(withId(params, body)));
       return { message, data };
     },
   },
@@ -134,7 +134,7 @@ export const invoiceRoutes = defineRoutes([
     response: invoice,
     errors: { 409: PAID_409 },
     handle: async ({ caller, params, body }) => {
-      const { message, invoice: data } = await caller.invoice.void(untrusted(withId(params, body)));
+      const { message, invoice: data } = await caller.admin.payments.void(untrusted(withId(params, body)));
       return { message, data };
     },
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, numberField, plainText } from '../validation.js';
+import { idField, numberField, pageInput, pageOf, plainText } from '../validation.js';
 
 /** Half-star steps up to 5. Stored as whole half stars (1..10) so the steps stay exact. */
 export const RATING_MAX_STARS = 5;
@@ -77,3 +77,21 @@ export const testimonial = z.object({
 });
 export const publishedTestimonials = z.object({ items: z.array(testimonial) });
 export type Testimonial = z.infer<typeof testimonial>;
+
+/* Client reviews in the console. */
+
+export const listReviewsInput = pageInput.extend({ filter: z.enum(['all', 'published', 'unpublished']).default('all') });
+export const setReviewPublishedInput = z.object({
+  id: idField('id'),
+  published: z.boolean({ error: 'published must be true or false' }),
+});
+
+export const review = z.object({
+  id: z.number().int(),
+  stars: z.number(),
+  comment: z.string(),
+  isPublished: z.boolean(),
+  createdAt: z.date(),
+  client: z.object({ id: z.number().int(), fullName: z.string(), firstName: z.string(), isActive: z.boolean() }),
+});
+export const reviewPage = pageOf(review);

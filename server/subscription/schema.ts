@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_IDS, PLAN_TYPES } from '../catalogue/plans.js';
-import { dateField, idField } from '../validation.js';
+import { dateField, idField, pageInput, pageOf } from '../validation.js';
 
 /** A client holds a handful of subscriptions over the years; the list is still capped. */
 export const SUBSCRIPTION_LIST_LIMIT = 50;
@@ -98,3 +98,34 @@ export const adminSubscription = z.object({
   createdAt: z.date(),
 });
 export type AdminSubscription = z.infer<typeof adminSubscription>;
+
+/* Subscriptions in the console: the list, assign and renew inputs. */
+
+export const SUBSCRIPTION_STATES = ['all', 'active', 'expired'] as const;
+export const listSubscriptionsAdminInput = pageInput.extend({
+  clientId: idField('clientId').optional(),
+  state: z.enum(SUBSCRIPTION_STATES).default('all'),
+});
+
+/** A form sends the amount as text; the subscription domain's rule does the rest. */
+const rupees = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.replace(/[₹,\s]/g, ''))) : v),
+  z.unknown(),
+);
+
+export const assignForm = z.object({
+  planType: assignSubscriptionInput.shape.planType,
+  planId: assignSubscriptionInput.shape.planId,
+  startDate: assignSubscriptionInput.shape.startDate,
+  amountReceived: rupees.pipe(assignSubscriptionInput.shape.amountReceived),
+});
+export const assignAdminInput = assignForm.extend({ clientId: idField('clientId') });
+
+export const renewForm = z.object({
+  /** Defaults to the day after the current one ends (or today, if it already has). */
+  startDate: dateField('Start date is required').optional(),
+  amountReceived: rupees.pipe(assignSubscriptionInput.shape.amountReceived),
+});
+export const renewAdminInput = renewForm.extend({ id: idField('id') });
+
+export const subscriptionPage = pageOf(adminSubscription);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailAddress, optionalText, requiredText } from '../validation.js';
+import { emailAddress, idField, optionalText, pageInput, pageOf, requiredText } from '../validation.js';
 
 export const SUPPORT_NAME_MAX = 100;
 /** The longest address the mail standards allow. */
@@ -39,3 +39,31 @@ export const SUPPORT_REQUEST_RECEIVED = 'Thanks for reaching out! Our team will 
 export type SupportFormSignedOut = z.infer<typeof supportFormSignedOut>;
 export type SupportFormSignedIn = z.infer<typeof supportFormSignedIn>;
 export type SupportRequestInput = z.infer<typeof supportRequestInput>;
+
+/* The support inbox in the console. */
+
+export const SUPPORT_STATUSES = ['open', 'answered'] as const;
+export const REPLY_MAX = 5000;
+
+export const listSupportInput = pageInput.extend({ status: z.enum(['all', ...SUPPORT_STATUSES]).default('open') });
+
+export const replyForm = z.object({ reply: requiredText('Reply is required', REPLY_MAX, { multiline: true }) });
+export const replySupportInput = replyForm.extend({ id: idField('id') });
+export const setSupportStatusInput = z.object({
+  id: idField('id'),
+  status: z.enum(SUPPORT_STATUSES, { error: 'Status must be open or answered' }),
+});
+
+export const supportRequest = z.object({
+  id: z.number().int(),
+  userId: z.number().int().nullable(),
+  name: z.string(),
+  email: z.string(),
+  message: z.string(),
+  status: z.enum(SUPPORT_STATUSES),
+  reply: z.string().nullable(),
+  answeredAt: z.date().nullable(),
+  answeredBy: z.string().nullable(),
+  createdAt: z.date(),
+});
+export const supportPage = pageOf(supportRequest);

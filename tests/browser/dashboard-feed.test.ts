@@ -42,9 +42,9 @@ describe('feeds', () => {
 
   it('shows each post with the admin name and label, its age, text with line breaks, likes and likers', async () => {
     await clearFeed();
-    const old = await admin.feed.create.mutate({ desc: 'Posted three days ago' });
-    const hours = await admin.feed.create.mutate({ desc: 'Posted two hours ago' });
-    await admin.feed.create.mutate({ desc: 'Good morning!\nStart the day with warm water and lemon.' });
+    const old = await admin.admin.feed.create.mutate({ desc: 'Posted three days ago' });
+    const hours = await admin.admin.feed.create.mutate({ desc: 'Posted two hours ago' });
+    await admin.admin.feed.create.mutate({ desc: 'Good morning!\nStart the day with warm water and lemon.' });
     const ago = (ms: number) => new Date(Date.now() - ms);
     await sql`update feed_posts set created_at = ${ago(3 * 86_400_000)} where id = ${old.id}`.execute(server.deps.db);
     await sql`update feed_posts set created_at = ${ago(2 * 3_600_000 + 60_000)} where id = ${hours.id}`.execute(server.deps.db);
@@ -101,7 +101,7 @@ describe('feeds', () => {
 
   it('pages through a long feed as the reader scrolls', async () => {
     await clearFeed();
-    for (let i = 1; i <= 13; i++) await admin.feed.create.mutate({ desc: `Tip number ${i}` });
+    for (let i = 1; i <= 13; i++) await admin.admin.feed.create.mutate({ desc: `Tip number ${i}` });
     const client = await newClient(server);
     const { context, page, errors } = await signedInPage(browser, server, client, { viewport: PHONE });
     await page.goto('/dashboard/feeds');
@@ -151,7 +151,7 @@ function emojiRendering(el: Element, emoji: string) {
 describe('emoji in posts', () => {
   it('render as emoji, not as missing-glyph boxes, in the dashboard feed and the console, and public pages never load the font', async () => {
     await clearFeed();
-    await admin.feed.create.mutate({ desc: 'Drink a glass of water before every meal \u{1F4A7}' });
+    await admin.admin.feed.create.mutate({ desc: 'Drink a glass of water before every meal \u{1F4A7}' });
     const client = await newClient(server);
     const { context, page, errors } = await signedInPage(browser, server, client, { viewport: PHONE });
     await page.goto('/dashboard/feeds');
@@ -196,7 +196,7 @@ describe('emoji in posts', () => {
 describe('live feed', () => {
   it('shows another client’s like, and new, edited and removed posts, in every open dashboard without reloading', async () => {
     await clearFeed();
-    const first = await admin.feed.create.mutate({ desc: 'Hydration check: have you had water in the last hour?' });
+    const first = await admin.admin.feed.create.mutate({ desc: 'Hydration check: have you had water in the last hour?' });
     const a = await newClient(server, { firstName: 'Anil', lastName: 'Kumar' });
     const b = await newClient(server, { firstName: 'Bina', lastName: 'Shah' });
     const pa = await signedInPage(browser, server, a, { viewport: DESKTOP });
@@ -240,20 +240,20 @@ describe('live feed', () => {
     expect(await post(pa.page, 'Hydration check').getByTestId('like-toggle').getAttribute('aria-pressed')).toBe('true');
 
     // An admin posts through the API: it appears at the top of both feeds.
-    await admin.feed.create.mutate({ desc: 'Live tip: add a handful of sprouts to your lunch.' });
+    await admin.admin.feed.create.mutate({ desc: 'Live tip: add a handful of sprouts to your lunch.' });
     for (const { page } of [pa, pb]) {
       await expect
         .poll(() => page.getByTestId('post-desc').first().textContent(), { timeout: 5000 })
         .toBe('Live tip: add a handful of sprouts to your lunch.');
     }
-    await admin.feed.update.mutate({ id: first.id, desc: 'Hydration check (edited): water, not juice.' });
+    await admin.admin.feed.update.mutate({ id: first.id, desc: 'Hydration check (edited): water, not juice.' });
     for (const { page } of [pa, pb]) {
       await expect.poll(() => post(page, 'Hydration check (edited)').count(), { timeout: 5000 }).toBe(1);
     }
     // The edit kept A's like and the count.
     expect(await post(pa.page, 'Hydration check (edited)').getByTestId('like-toggle').getAttribute('aria-pressed')).toBe('true');
     expect(await post(pb.page, 'Hydration check (edited)').getByTestId('like-count').textContent()).toBe('1');
-    await admin.feed.remove.mutate({ id: first.id });
+    await admin.admin.feed.remove.mutate({ id: first.id });
     for (const { page } of [pa, pb]) {
       await expect.poll(() => post(page, 'Hydration check').count(), { timeout: 5000 }).toBe(0);
     }
@@ -266,7 +266,7 @@ describe('live feed', () => {
 
   it('shows a like made in another tab of the same client as the viewer’s own', async () => {
     await clearFeed();
-    await admin.feed.create.mutate({ desc: 'Two tabs, one person' });
+    await admin.admin.feed.create.mutate({ desc: 'Two tabs, one person' });
     const a = await newClient(server);
     const { context, page, errors } = await signedInPage(browser, server, a);
     const other = await context.newPage();

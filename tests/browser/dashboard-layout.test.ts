@@ -28,8 +28,8 @@ const SCREENS = [
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer({}, { serveClient: true }), launchBrowser()]);
   const admin = await adminApi(server);
-  await admin.feed.create.mutate({ desc: 'Welcome to your dashboard!\nYour dietitian posts tips and updates here.' });
-  await admin.feed.create.mutate({
+  await admin.admin.feed.create.mutate({ desc: 'Welcome to your dashboard!\nYour dietitian posts tips and updates here.' });
+  await admin.admin.feed.create.mutate({
     desc: 'Recipe of the week: moong dal chilla with mint chutney. High in protein, light on oil, ready in 15 minutes. Pair it with a bowl of curd for breakfast.',
   });
   client = await newClient(server, { firstName: 'Aishwarya', lastName: 'Venkataraman', heightM: 1.62, weightKg: 64 });

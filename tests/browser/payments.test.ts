@@ -149,13 +149,13 @@ describe('paying for a plan', () => {
     const caller = await callerFor(server, admin.token);
     await caller.admin.payments.saveSettings(SETTINGS);
     // The plan she is on now, paid by bank transfer and recorded through the API.
-    const running = await caller.invoice.create({
+    const running = await caller.admin.payments.issue({
       clientId: client.id,
       plan: { planType: 'WL', planId: 'tier-kickstart' },
       clientStateCode: '27',
       clientRequestId: randomUUID(),
     });
-    await caller.invoice.recordPayment({
+    await caller.admin.payments.recordPayment({
       id: running.id,
       method: 'bank_transfer',
       amountPaise: running.totalPaise,
@@ -163,7 +163,7 @@ describe('paying for a plan', () => {
       receivedOn: serviceDay(new Date()),
       clientRequestId: randomUUID(),
     });
-    const renewal = await caller.invoice.create({
+    const renewal = await caller.admin.payments.issue({
       clientId: client.id,
       plan: { planType: 'WL', planId: 'tier-commitment' },
       clientStateCode: '27',

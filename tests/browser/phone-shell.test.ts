@@ -241,7 +241,7 @@ describe('the console at 1440 px', () => {
 describe('the dashboard offline', () => {
   it('opens every screen seen once from its saved data, marked as such, and lists a queued meal and message', async () => {
     const admin = await adminApi(server);
-    await admin.feed.create.mutate({ desc: 'Soak the methi seeds overnight' });
+    await admin.admin.feed.create.mutate({ desc: 'Soak the methi seeds overnight' });
     const client = await newClient(server, { firstName: 'Nisha', lastName: 'Rao', heightM: 1.6, weightKg: 62 });
     await addDietPlans(server, client.id, [10]);
     await addSubscription(server, client.id, localDay(-20));

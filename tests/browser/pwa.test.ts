@@ -35,7 +35,7 @@ const keptQuery = async (page: Page, path: string[]) => (await keptQueries(page)
 describe('the dashboard without a connection', () => {
   it('reloads offline with the last feed and weights, queues a weight, a message and a meal, and sends each once when back online', async () => {
     const admin = await adminApi(server);
-    await admin.feed.create.mutate({ desc: 'Soak the methi seeds overnight' });
+    await admin.admin.feed.create.mutate({ desc: 'Soak the methi seeds overnight' });
     const client = await newClient(server, { firstName: 'Nisha', lastName: 'Kulkarni' });
     await server.deps.db
       .insertInto('weights')

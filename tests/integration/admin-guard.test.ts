@@ -44,6 +44,7 @@ describe('the admin role guard', () => {
       'calls',
       'clients',
       'dietPlans',
+      'feed',
       'followUps',
       'messages',
       'outbox',

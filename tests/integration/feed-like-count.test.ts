@@ -19,7 +19,7 @@ afterAll(() => server?.stop());
 
 const toggle = (token: string, id: number, feedId: number) =>
   server.request('PUT', '/api/feeds/update-feed', { token, body: { id, feedId } });
-const newPost = (desc: string) => httpClient(server.url, admin.token).feed.create.mutate({ desc });
+const newPost = (desc: string) => httpClient(server.url, admin.token).admin.feed.create.mutate({ desc });
 
 async function keptAndCounted(postId: number) {
   const kept = await server.deps.db.selectFrom('feed_posts').select('like_count').where('id', '=', postId).executeTakeFirstOrThrow();
@@ -84,7 +84,7 @@ describe('the kept like count', () => {
     await server.deps.db.deleteFrom('users').where('id', '=', fans[0]!.id).execute();
     expect(await keptAndCounted(post.id)).toEqual({ kept: 4, counted: 4 });
     // Removing the post takes its likes with it.
-    await httpClient(server.url, admin.token).feed.remove.mutate({ id: post.id });
+    await httpClient(server.url, admin.token).admin.feed.remove.mutate({ id: post.id });
     expect(await server.deps.db.selectFrom('feed_likes').select('user_id').where('post_id', '=', post.id).execute()).toEqual([]);
   });
 });

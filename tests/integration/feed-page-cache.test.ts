@@ -55,7 +55,7 @@ const toggleOn = (baseUrl: string, c: { token: string; id: number }, feedId: num
 
 describe('kept feed pages', () => {
   it('are shared by every viewer, each seeing only their own like', async () => {
-    const post = await httpClient(server.url, admin.token).feed.create.mutate({ desc: 'Shared page' });
+    const post = await httpClient(server.url, admin.token).admin.feed.create.mutate({ desc: 'Shared page' });
     const [fan, other] = await quickClients(server.deps.db, 2, 'viewer');
     expect(await toggleOn(server.url, fan!, post.id)).toBe(200);
     const [mine, theirs] = await Promise.all([feedOn(server.url, fan!.token), feedOn(server.url, other!.token)]);
@@ -65,7 +65,7 @@ describe('kept feed pages', () => {
   });
 
   it('let a writer read its own write at once on its instance', async () => {
-    const post = await httpClient(server.url, admin.token).feed.create.mutate({ desc: 'Read your write' });
+    const post = await httpClient(server.url, admin.token).admin.feed.create.mutate({ desc: 'Read your write' });
     const [fan] = await quickClients(server.deps.db, 1, 'writer');
     expect(postIn(await feedOn(server.url, fan!.token), post.id)).toMatchObject({ likeCount: 0, likedByMe: false });
     expect(server.deps.feedPages.size()).toBe(1);
@@ -74,7 +74,7 @@ describe('kept feed pages', () => {
   });
 
   it('are dropped on another instance when the change’s event reaches it', async () => {
-    const post = await httpClient(server.url, admin.token).feed.create.mutate({ desc: 'Across instances' });
+    const post = await httpClient(server.url, admin.token).admin.feed.create.mutate({ desc: 'Across instances' });
     const [fan] = await quickClients(server.deps.db, 1, 'across');
     await feedOn(second.url, fan!.token);
     expect(second.deps.feedPages.size()).toBe(1);
@@ -85,7 +85,7 @@ describe('kept feed pages', () => {
   });
 
   it('are dropped on every instance when someone changes likes outside the service', async () => {
-    const post = await httpClient(server.url, admin.token).feed.create.mutate({ desc: 'Written by SQL' });
+    const post = await httpClient(server.url, admin.token).admin.feed.create.mutate({ desc: 'Written by SQL' });
     const [fan] = await quickClients(server.deps.db, 1, 'sql');
     await Promise.all([feedOn(server.url, fan!.token), feedOn(second.url, fan!.token)]);
     expect([server.deps.feedPages.size(), second.deps.feedPages.size()]).toEqual([1, 1]);
@@ -97,7 +97,7 @@ describe('kept feed pages', () => {
   });
 
   it('hear of a like toggle once, from its event: the change trigger stays quiet for it', async () => {
-    const post = await httpClient(server.url, admin.token).feed.create.mutate({ desc: 'Announced once' });
+    const post = await httpClient(server.url, admin.token).admin.feed.create.mutate({ desc: 'Announced once' });
     const [fan] = await quickClients(server.deps.db, 1, 'announced');
     const heard: string[] = [];
     const unlisten = await server.deps.dbHandle.listen(FEED_CHANGED_CHANNEL, (payload) => heard.push(payload || 'trigger'));

@@ -69,8 +69,8 @@ describe('GET /api/feeds/get-feeds', () => {
   });
 
   it('lists posts newest first in the spec’s shape, with the admin display name', async () => {
-    const first = await asAdmin.feed.create.mutate({ desc: 'Drink water before meals.' });
-    const second = await asAdmin.feed.create.mutate({ desc: 'Line one\r\nLine two\n\nLine four' });
+    const first = await asAdmin.admin.feed.create.mutate({ desc: 'Drink water before meals.' });
+    const second = await asAdmin.admin.feed.create.mutate({ desc: 'Line one\r\nLine two\n\nLine four' });
     expect(second.desc).toBe('Line one\nLine two\n\nLine four');
     const res = await getFeeds(alice.token);
     expect(res.status).toBe(200);
@@ -132,7 +132,7 @@ describe('GET /api/feeds/get-feeds', () => {
 describe('PUT /api/feeds/update-feed', () => {
   let postId: number;
   beforeAll(async () => {
-    postId = (await asAdmin.feed.create.mutate({ desc: 'Like me' })).id;
+    postId = (await asAdmin.admin.feed.create.mutate({ desc: 'Like me' })).id;
   });
 
   it('likes, then takes the like back; the count follows the rows', async () => {
@@ -198,7 +198,7 @@ describe('PUT /api/feeds/update-feed', () => {
 
 describe('likes beyond the listed cap', () => {
   it('lists at most 100 liker ids but counts them all, and knows the viewer’s like past the cap', async () => {
-    const post = await asAdmin.feed.create.mutate({ desc: 'Popular' });
+    const post = await asAdmin.admin.feed.create.mutate({ desc: 'Popular' });
     const fans = await quickClients(server.deps.db, 120, 'fan');
     await server.deps.db
       .insertInto('feed_likes')
@@ -226,7 +226,7 @@ describe('likes beyond the listed cap', () => {
 
 describe('GET /api/feeds/view-likes', () => {
   it('lists likers by first and last name', async () => {
-    const post = await asAdmin.feed.create.mutate({ desc: 'Who likes this?' });
+    const post = await asAdmin.admin.feed.create.mutate({ desc: 'Who likes this?' });
     await toggle(alice.token, { id: alice.id, feedId: post.id });
     await toggle(bob.token, { id: bob.id, feedId: post.id });
     const res = await viewLikes(bob.token, `?postId=${post.id}`);
@@ -258,14 +258,14 @@ describe('GET /api/feeds/view-likes', () => {
   });
 });
 
-describe('admin procedures feed.create / feed.update / feed.remove', () => {
+describe('console procedures admin.feed.create / update / remove', () => {
   it('are for dietitians only', async () => {
     const asClient = httpClient(server.url, alice.token);
-    expect(await codeOf(asClient.feed.create.mutate({ desc: 'Hi' }))).toEqual({
+    expect(await codeOf(asClient.admin.feed.create.mutate({ desc: 'Hi' }))).toEqual({
       code: 'FORBIDDEN',
       message: 'Only dietitians can do that.',
     });
-    expect((await codeOf(httpClient(server.url).feed.create.mutate({ desc: 'Hi' }))).code).toBe('UNAUTHORIZED');
+    expect((await codeOf(httpClient(server.url).admin.feed.create.mutate({ desc: 'Hi' }))).code).toBe('UNAUTHORIZED');
   });
 
   it.each([
@@ -274,16 +274,16 @@ describe('admin procedures feed.create / feed.update / feed.remove', () => {
     ['x'.repeat(5001), 'Description must be at most 5000 characters'],
     ['bell \u0007 here', 'Description can only contain text, line breaks and tabs (no invisible or direction-changing characters)'],
   ])('refuses the text %j with "%s"', async (desc, message) => {
-    expect(await codeOf(asAdmin.feed.create.mutate({ desc }))).toEqual({ code: 'BAD_REQUEST', message });
+    expect(await codeOf(asAdmin.admin.feed.create.mutate({ desc }))).toEqual({ code: 'BAD_REQUEST', message });
   });
 
   it('keeps 5000 characters with line breaks, edits and removes', async () => {
     const long = `${'a'.repeat(2499)}\n${'b'.repeat(2500)}`;
-    const post = await asAdmin.feed.create.mutate({ desc: `  ${long}  ` });
+    const post = await asAdmin.admin.feed.create.mutate({ desc: `  ${long}  ` });
     expect(post.desc).toBe(long);
     expect(post.author).toEqual({ name: BRAND.adminDisplayName });
 
-    const edited = await asAdmin.feed.update.mutate({ id: post.id, desc: 'Edited\ntext' });
+    const edited = await asAdmin.admin.feed.update.mutate({ id: post.id, desc: 'Edited\ntext' });
     expect(edited).toMatchObject({ id: post.id, desc: 'Edited\ntext', createdAt: post.createdAt });
     const row = await server.deps.db
       .selectFrom('feed_posts')
@@ -292,24 +292,24 @@ describe('admin procedures feed.create / feed.update / feed.remove', () => {
       .executeTakeFirstOrThrow();
     expect(row.description).toBe('Edited\ntext');
 
-    expect(await asAdmin.feed.remove.mutate({ id: post.id })).toEqual({ id: post.id });
+    expect(await asAdmin.admin.feed.remove.mutate({ id: post.id })).toEqual({ id: post.id });
     const list = await httpClient(server.url, alice.token).feed.list.query({ limit: 50 });
     expect(list.items.map((p) => p.id)).not.toContain(post.id);
     expect((await toggle(alice.token, { id: alice.id, feedId: post.id })).status).toBe(404);
   });
 
   it('answers NOT_FOUND for an unknown post', async () => {
-    expect(await codeOf(asAdmin.feed.update.mutate({ id: 987654, desc: 'x' }))).toEqual({
+    expect(await codeOf(asAdmin.admin.feed.update.mutate({ id: 987654, desc: 'x' }))).toEqual({
       code: 'NOT_FOUND',
       message: 'That post does not exist. It may have been removed.',
     });
-    expect((await codeOf(asAdmin.feed.remove.mutate({ id: 987654 }))).code).toBe('NOT_FOUND');
+    expect((await codeOf(asAdmin.admin.feed.remove.mutate({ id: 987654 }))).code).toBe('NOT_FOUND');
   });
 
   it('removing a post removes its likes and logs the change', async () => {
-    const post = await asAdmin.feed.create.mutate({ desc: 'Short-lived' });
+    const post = await asAdmin.admin.feed.create.mutate({ desc: 'Short-lived' });
     await toggle(alice.token, { id: alice.id, feedId: post.id });
-    await asAdmin.feed.remove.mutate({ id: post.id });
+    await asAdmin.admin.feed.remove.mutate({ id: post.id });
     const likes = await server.deps.db.selectFrom('feed_likes').select('user_id').where('post_id', '=', post.id).execute();
     expect(likes).toEqual([]);
     const kinds = await server.deps.db.selectFrom('feed_events').select('kind').where('post_id', '=', post.id).orderBy('id').execute();
@@ -317,9 +317,9 @@ describe('admin procedures feed.create / feed.update / feed.remove', () => {
   });
 
   it('records who created, edited and deleted a post in the audit log', async () => {
-    const post = await asAdmin.feed.create.mutate({ desc: 'Audited post' });
-    await asAdmin.feed.update.mutate({ id: post.id, desc: 'Audited post, edited' });
-    await asAdmin.feed.remove.mutate({ id: post.id });
+    const post = await asAdmin.admin.feed.create.mutate({ desc: 'Audited post' });
+    await asAdmin.admin.feed.update.mutate({ id: post.id, desc: 'Audited post, edited' });
+    await asAdmin.admin.feed.remove.mutate({ id: post.id });
     const trail = await server.deps.db
       .selectFrom('audit_log')
       .select(['action', 'actor_id', 'summary'])
@@ -350,7 +350,7 @@ describe('feed.list over tRPC', () => {
       .insertInto('feed_events')
       .values({ kind: 'post.updated', post_id: 1, actor_id: null, created_at: sql<Date>`now() - interval '8 days'` })
       .execute();
-    const post = await asAdmin.feed.create.mutate({ desc: 'Pruning trigger' });
+    const post = await asAdmin.admin.feed.create.mutate({ desc: 'Pruning trigger' });
     const stale = () =>
       server.deps.db.selectFrom('feed_events').select('id').where('created_at', '<', sql<Date>`now() - interval '7 days'`).execute();
     expect(await stale()).toHaveLength(1);

@@ -182,7 +182,7 @@ describe('logs, request ids and metrics', () => {
       const deadline = Date.now() + 5_000;
       while (!events.includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expect(events).toContain('ready');
-      await httpClient(server.url, admin.token).feed.create.mutate({ desc: 'Counted by the metrics' });
+      await httpClient(server.url, admin.token).admin.feed.create.mutate({ desc: 'Counted by the metrics' });
       while (events.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expect(events.length).toBeGreaterThanOrEqual(2);
 

@@ -157,7 +157,7 @@ describe.skipIf(unavailable !== null)('a real Postgres stopped and started under
     expect(stored.length).toBe(acknowledged.length);
 
     // The subscription was never refused, and live events flow again through the other instance.
-    const post = await httpClient(a.url, admin.token).feed.create.mutate({ desc: 'After the outage' });
+    const post = await httpClient(a.url, admin.token).admin.feed.create.mutate({ desc: 'After the outage' });
     await feed.next((e) => e.kind === 'post.created' && e.postId === post.id, { timeoutMs: 10_000 });
     expect(feed.errors.filter((e) => e.data?.code === 'UNAUTHORIZED')).toEqual([]);
     await subscriber.close();

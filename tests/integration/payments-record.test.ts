@@ -45,7 +45,7 @@ const today = () => serviceDay(new Date());
 const post = (path: string, token: string, body?: unknown) => server.request('POST', path, { token, body });
 async function issuePlan(clientId: number, planId: 'tier-kickstart' | 'tier-commitment' = 'tier-kickstart') {
   const caller = await callerFor(server, admin.token);
-  return caller.invoice.create({ clientId, plan: { planType: 'WL', planId }, clientStateCode: '27', clientRequestId: randomUUID() });
+  return caller.admin.payments.issue({ clientId, plan: { planType: 'WL', planId }, clientStateCode: '27', clientRequestId: randomUUID() });
 }
 const cash = (totalPaise: number, extra: Record<string, unknown> = {}) => ({
   method: 'cash',
@@ -178,13 +178,13 @@ describe('bad input', () => {
 
   it('refuses a void invoice (409)', async () => {
     const caller = await callerFor(server, admin.token);
-    const inv = await caller.invoice.create({
+    const inv = await caller.admin.payments.issue({
       clientId: ravi.id,
       lines: [{ description: 'Consultation', unitPaise: 50_000 }],
       clientStateCode: '27',
       clientRequestId: randomUUID(),
     });
-    await caller.invoice.void({ id: inv.id, reason: 'Issued twice' });
+    await caller.admin.payments.void({ id: inv.id, reason: 'Issued twice' });
     const res = await record(cash(inv.totalPaise), admin.token, inv.id);
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/cancelled/);
@@ -202,7 +202,7 @@ describe('recording a bank transfer through tRPC', () => {
     const admins = await callerFor(server, admin.token);
     const running = await issuePlan(client.id, 'tier-kickstart');
     const key = randomUUID();
-    const first = await admins.invoice.recordPayment({
+    const first = await admins.admin.payments.recordPayment({
       id: running.id,
       method: 'bank_transfer',
       amountPaise: running.totalPaise,
@@ -215,7 +215,7 @@ describe('recording a bank transfer through tRPC', () => {
     // The renewal: the client claimed it by UPI, then paid by bank transfer instead.
     const renewal = await issuePlan(client.id, 'tier-commitment');
     await (await callerFor(server, client.token)).invoice.claim({ id: renewal.id, utr: '812345678901' });
-    const paid = await admins.invoice.recordPayment({
+    const paid = await admins.admin.payments.recordPayment({
       id: renewal.id,
       method: 'bank_transfer',
       amountPaise: renewal.totalPaise,
@@ -242,7 +242,7 @@ describe('recording a bank transfer through tRPC', () => {
     expect(subs[1]!.amountReceived * 100).toBe(renewal.totalPaise);
 
     // The first key again, from the typed client: the first answer.
-    const again = await admins.invoice.recordPayment({
+    const again = await admins.admin.payments.recordPayment({
       id: running.id,
       method: 'bank_transfer',
       amountPaise: running.totalPaise,
@@ -251,7 +251,7 @@ describe('recording a bank transfer through tRPC', () => {
       clientRequestId: key,
     });
     expect(again.invoice.repeated).toBe(true);
-    const bad = await failure(admins.invoice.recordPayment({ ...cash(running.totalPaise), id: running.id, method: 'card' } as never));
+    const bad = await failure(admins.admin.payments.recordPayment({ ...cash(running.totalPaise), id: running.id, method: 'card' } as never));
     expect(bad.code).toBe('BAD_REQUEST');
   });
 

@@ -265,7 +265,7 @@ describe('paying by UPI', () => {
       .addCheckConstraint('test_refuse_all', (await import('kysely')).sql`amount_received < 0`)
       .execute();
     try {
-      await expect(caller.invoice.confirm({ id: invoiceId })).rejects.toThrow();
+      await expect(caller.admin.payments.confirm({ id: invoiceId })).rejects.toThrow();
     } finally {
       await server.deps.db.schema.alterTable('subscriptions').dropConstraint('test_refuse_all').execute();
     }

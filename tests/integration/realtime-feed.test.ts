@@ -42,7 +42,7 @@ const toggleLike = (base: TestServer | { url: string }, user: { id: number; toke
   }).then(async (res) => ({ status: res.status, body: await res.json() }));
 
 const likeOf = (postId: number) => (e: FeedEvent) => e.kind === 'like.changed' && e.postId === postId;
-const newPost = async (desc: string) => (await asAdmin.feed.create.mutate({ desc })).id;
+const newPost = async (desc: string) => (await asAdmin.admin.feed.create.mutate({ desc })).id;
 
 describe('feed.events: who may subscribe', () => {
   it.each([
@@ -106,20 +106,20 @@ describe('feed.events: live changes', () => {
   it('new, edited and removed posts reach subscribers in the shape feed.list uses', async () => {
     const bobFeed = recordFeed(connect(server.url, bob.token).client);
     await bobFeed.ready();
-    const created = await asAdmin.feed.create.mutate({ desc: 'Fresh post\nwith two lines' });
+    const created = await asAdmin.admin.feed.create.mutate({ desc: 'Fresh post\nwith two lines' });
     const onCreate = await bobFeed.next((e) => e.kind === 'post.created' && e.postId === created.id);
     expect(onCreate.event).toEqual({ kind: 'post.created', postId: created.id, post: created });
 
     await toggleLike(server, bob, created.id);
     await bobFeed.next(likeOf(created.id));
-    const edited = await asAdmin.feed.update.mutate({ id: created.id, desc: 'Edited post' });
+    const edited = await asAdmin.admin.feed.update.mutate({ id: created.id, desc: 'Edited post' });
     const onEdit = await bobFeed.next((e) => e.kind === 'post.updated' && e.postId === created.id);
     // The post as Bob sees it: his own like included.
     expect(onEdit.event).toEqual({ kind: 'post.updated', postId: created.id, post: { ...edited, likedByMe: true } });
     const listed = await httpClient(server.url, bob.token).feed.list.query({ limit: 1 });
     expect(listed.items[0]).toEqual((onEdit.event as { post: unknown }).post);
 
-    await asAdmin.feed.remove.mutate({ id: created.id });
+    await asAdmin.admin.feed.remove.mutate({ id: created.id });
     const onRemove = await bobFeed.next((e) => e.kind === 'post.deleted');
     expect(onRemove.event).toEqual({ kind: 'post.deleted', postId: created.id });
   });
@@ -296,7 +296,7 @@ describe('feed.events: catching up', () => {
     // While Bob is away (his client keeps trying to reconnect):
     for (let i = 0; i < 3; i++) await toggleLike(server, alice, p);
     await toggleLike(server, alice, q);
-    const created = await asAdmin.feed.create.mutate({ desc: 'Posted while you were away' });
+    const created = await asAdmin.admin.feed.create.mutate({ desc: 'Posted while you were away' });
     // A few reconnection attempts have failed meanwhile.
     await vi.waitFor(() => expect(network.failed).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     expect(bobFeed.received.at(-1)).toBe(firstReady);
@@ -456,7 +456,7 @@ describe('two server instances on one database', () => {
       toFirst.push(here.at - sent);
     }
     // And the other way round: a post made through instance 2 reaches instance 1.
-    const viaSecond = await httpClient(second.url, admin.token).feed.create.mutate({ desc: 'From instance 2' });
+    const viaSecond = await httpClient(second.url, admin.token).admin.feed.create.mutate({ desc: 'From instance 2' });
     expect((await onFirst.next((e) => e.kind === 'post.created' && e.postId === viaSecond.id)).event).toMatchObject({
       post: { id: viaSecond.id, desc: 'From instance 2' },
     });

@@ -92,7 +92,7 @@ beforeAll(async () => {
   haproxy = spawn('haproxy', ['-f', cfgFile, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
   proxy = `http://127.0.0.1:${proxyPort}`;
   await until(() => ready(proxy), 'the proxy forwards to a ready instance', { timeoutMs: 60_000, ignoreErrors: true });
-  await httpClient(proxy, adminToken).feed.create.mutate({ desc: 'Scale-out post' });
+  await httpClient(proxy, adminToken).admin.feed.create.mutate({ desc: 'Scale-out post' });
 }, 300_000);
 
 afterAll(async () => {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { idField, plainText } from '../../validation.js';
-import { pageInput, pageOf } from '../common.js';
+import { idField, pageInput, pageOf, plainText } from '../../validation.js';
 
 /** The audit trail screen. zod only. */
 export const listAuditInput = pageInput.extend({

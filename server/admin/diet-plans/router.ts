@@ -1,5 +1,5 @@
 import { adminProcedure, router } from '../../trpc/init.js';
-import { byId, messageResult } from '../common.js';
+import { byId, messageResult } from '../../validation.js';
 import { dietPlanDetail, reviseDietPlanInput } from '../../diet-plan/schema.js';
 import * as service from '../../diet-plan/service.js';
 import {

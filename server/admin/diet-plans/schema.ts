@@ -8,8 +8,7 @@ import {
   rangeOk,
   uploadFields,
 } from '../../diet-plan/schema.js';
-import { idField, intField } from '../../validation.js';
-import { pageInput, pageOf } from '../common.js';
+import { idField, intField, pageInput, pageOf } from '../../validation.js';
 
 /**
  * Diet plans in the console: the list, upload, compose and version inputs.

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { plainText } from '../../validation.js';
-import { pageInput, pageOf } from '../common.js';
+import { pageInput, pageOf, plainText } from '../../validation.js';
 
 /** Mails the app sent or queued (the outbox is the delivery when there is no SMTP). zod only. */
 export const OUTBOX_STATUSES = ['queued', 'sent', 'failed', 'logged'] as const;

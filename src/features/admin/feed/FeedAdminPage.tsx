@@ -25,7 +25,7 @@ type PostValues = z.output<typeof createPostInput>;
 const PAGE = 20;
 
 /**
- * Write, edit and delete the feed's posts (feed.create/update/remove); the
+ * Write, edit and delete the feed's posts (admin.feed.create/update/remove, server/feed/console.ts); the
  * clients' dashboards update live. The list follows feed.events too, so
  * like counts here move as clients like.
  */
@@ -92,7 +92,7 @@ function Composer() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const overlay = useLoadingOverlay();
-  const create = useMutation(trpc.feed.create.mutationOptions());
+  const create = useMutation(trpc.admin.feed.create.mutationOptions());
   const form = useForm<PostForm, unknown, PostValues>({ resolver: zodResolver(createPostInput), defaultValues: { desc: '' } });
   const length = (form.watch('desc') as string | undefined)?.length ?? 0;
   const onSubmit = form.handleSubmit(async (values) => {
@@ -129,8 +129,8 @@ function PostCard({ post, onShowLikers }: { post: FeedItem; onShowLikers: () => 
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const overlay = useLoadingOverlay();
-  const update = useMutation(trpc.feed.update.mutationOptions());
-  const remove = useMutation(trpc.feed.remove.mutationOptions());
+  const update = useMutation(trpc.admin.feed.update.mutationOptions());
+  const remove = useMutation(trpc.admin.feed.remove.mutationOptions());
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(post.desc);
   const [error, setError] = useState<string>();

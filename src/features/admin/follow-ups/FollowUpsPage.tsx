@@ -7,9 +7,15 @@ import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import { Link, useSearch } from 'wouter';
 import type { z } from 'zod';
-import { pauseForm, replyForm } from '../../../../server/admin/follow-ups/schema';
 import type { FollowUpRow, FollowUpView } from '../../../../server/check-in/schema';
-import { ADHERENCE_LABELS, CHECK_IN_REPLY_MAX, FOLLOW_UP_VIEWS, followUpViewHref } from '../../../../server/check-in/schema';
+import {
+  ADHERENCE_LABELS,
+  CHECK_IN_REPLY_MAX,
+  FOLLOW_UP_VIEWS,
+  followUpViewHref,
+  pauseForm,
+  replyForm,
+} from '../../../../server/check-in/schema';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextAreaField, TextField } from '../../../components/ui/Field';

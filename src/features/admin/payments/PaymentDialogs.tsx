@@ -36,7 +36,7 @@ function PlanOnPayment({ invoice }: { invoice: InvoiceView }) {
 export function ConfirmPaymentDialog({ invoice, onClose }: { invoice: InvoiceView; onClose: () => void }) {
   const trpc = useTRPC();
   const refresh = useRefreshPayments();
-  const confirm = useMutation(trpc.invoice.confirm.mutationOptions());
+  const confirm = useMutation(trpc.admin.payments.confirm.mutationOptions());
   const onConfirm = async () => {
     try {
       const res = await confirm.mutateAsync({ id: invoice.id });
@@ -84,7 +84,7 @@ export function ConfirmPaymentDialog({ invoice, onClose }: { invoice: InvoiceVie
 export function RecordPaymentDialog({ invoice, onClose }: { invoice: InvoiceView; onClose: () => void }) {
   const trpc = useTRPC();
   const refresh = useRefreshPayments();
-  const record = useMutation(trpc.invoice.recordPayment.mutationOptions());
+  const record = useMutation(trpc.admin.payments.recordPayment.mutationOptions());
   const [key] = useState(newRequestKey);
   const form = useForm<z.input<typeof recordPaymentForm>, unknown, z.output<typeof recordPaymentForm>>({
     resolver: zodResolver(recordPaymentForm),

@@ -207,8 +207,8 @@ function InvoiceTable({ items }: { items: InvoiceView[] }) {
 function ReasonDialog({ invoice, action, onClose }: { invoice: InvoiceView; action: 'reject' | 'void'; onClose: () => void }) {
   const trpc = useTRPC();
   const refresh = useRefreshPayments();
-  const reject = useMutation(trpc.invoice.reject.mutationOptions());
-  const voidIt = useMutation(trpc.invoice.void.mutationOptions());
+  const reject = useMutation(trpc.admin.payments.reject.mutationOptions());
+  const voidIt = useMutation(trpc.admin.payments.void.mutationOptions());
   const form = useForm<z.input<typeof reasonForm>, unknown, z.output<typeof reasonForm>>({
     resolver: zodResolver(reasonForm),
     defaultValues: { reason: '' },

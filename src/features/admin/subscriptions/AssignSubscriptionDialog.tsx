@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import type { z } from 'zod';
-import { assignForm } from '../../../../server/admin/subscriptions/schema';
+import { assignForm } from '../../../../server/subscription/schema';
 import { DEFAULT_PLAN_TYPE, findPlan, PLAN_TYPE_LABELS, PLAN_TYPES, type PlanType, plansOfType } from '../../../../server/catalogue/plans';
 import { planEndDate } from '../../../../server/subscription/period';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';

@@ -3,7 +3,7 @@ import { LifeBuoy, Reply } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { Link } from 'wouter';
-import { replyForm } from '../../../../server/admin/support/schema';
+import { replyForm } from '../../../../server/support/schema';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';

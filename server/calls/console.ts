@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { publicBaseUrl } from '../../auth/service.js';
+import { publicBaseUrl } from '../auth/service.js';
 import {
   appointmentInput,
   callSettings,
@@ -9,18 +9,18 @@ import {
   saveNotesInput,
   sessionNote,
   waitingCall,
-} from '../../calls/schema.js';
-import * as calls from '../../calls/service.js';
-import { seatsStream } from '../../calls/streams.js';
-import { liveSubscriber } from '../../trpc/context.js';
-import { adminProcedure, router } from '../../trpc/init.js';
+} from './schema.js';
+import * as calls from './service.js';
+import { seatsStream } from './streams.js';
+import { liveSubscriber } from '../trpc/context.js';
+import { adminProcedure, router } from '../trpc/init.js';
 
 /**
- * The dietitian's side of calls (issue 26): private session notes on the
- * client's record (never shown to the client) and the fallback meeting link
- * the call page offers.
+ * The dietitian's side of calls: private session notes on the client's record
+ * (never shown to the client), the fallback meeting link the call page offers,
+ * a visitor's guest link, and who is waiting in a call.
  */
-export const callsAdminRouter = router({
+export const callsConsoleRouter = router({
   note: adminProcedure
     .input(appointmentInput)
     .output(sessionNote.nullable())

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { liveSubscriber } from '../../trpc/context.js';
-import { followUpQueue, replyToCheckIn } from '../../check-in/follow-ups.js';
-import { followUpQueue as followUpQueueOutput } from '../../check-in/schema.js';
-import { pauseSubscription, resumeSubscription } from '../../check-in/pause.js';
-import { followUpStream } from '../../realtime/follow-up-bus.js';
-import { adminProcedure, router } from '../../trpc/init.js';
-import { todayUtc } from '../../validation.js';
-import { messageResult } from '../common.js';
-import { type FollowUpEvent, pauseInput, replyInput, resumeInput } from './schema.js';
+import { followUpStream } from '../realtime/follow-up-bus.js';
+import { liveSubscriber } from '../trpc/context.js';
+import { adminProcedure, router } from '../trpc/init.js';
+import { messageResult, todayUtc } from '../validation.js';
+import { followUpQueue, replyToCheckIn } from './follow-ups.js';
+import { pauseSubscription, resumeSubscription } from './pause.js';
+import { type FollowUpEvent, followUpQueue as followUpQueueOutput, pauseInput, replyInput, resumeInput } from './schema.js';
 
 /** Every dietitian sees every event that can change the queue: check-ins, schedules, contact on any channel, intake. */
 const followUpQueueStream = followUpStream<null, FollowUpEvent>('follow-up queue', (_, e) => {
@@ -16,7 +14,8 @@ const followUpQueueStream = followUpStream<null, FollowUpEvent>('follow-up queue
   return { kind: e.kind, clientId: e.clientId };
 });
 
-export const followUpsRouter = router({
+/** The console's follow-up queue: who is due, replying to a check-in, pausing and resuming a plan, live. */
+export const followUpsConsoleRouter = router({
   queue: adminProcedure.output(followUpQueueOutput).query(({ ctx }) => followUpQueue(ctx.deps.db, ctx.deps.clock())),
   reply: adminProcedure
     .input(replyInput)

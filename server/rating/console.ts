@@ -1,9 +1,10 @@
-import { adminProcedure, router } from '../../trpc/init.js';
-import { messageResult } from '../common.js';
+import { adminProcedure, router } from '../trpc/init.js';
+import { messageResult } from '../validation.js';
 import { listReviewsInput, reviewPage, setReviewPublishedInput } from './schema.js';
-import * as service from '../../rating/service.js';
+import * as service from './service.js';
 
-export const reviewsRouter = router({
+/** The console's reviews: the list, and which ones are published as testimonials. */
+export const reviewsConsoleRouter = router({
   list: adminProcedure
     .input(listReviewsInput)
     .output(reviewPage)

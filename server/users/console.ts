@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { adminProcedure, router } from '../../trpc/init.js';
-import { byId, messageResult } from '../common.js';
-import { clientDetail } from '../../users/schema.js';
-import * as service from '../../users/service.js';
+import { adminProcedure, router } from '../trpc/init.js';
+import { byId, messageResult } from '../validation.js';
 import {
+  clientDetail,
   clientPage,
   clientWeights,
   createClientInput,
@@ -12,8 +11,10 @@ import {
   setClientActiveInput,
   updateClientInput,
 } from './schema.js';
+import * as service from './service.js';
 
-export const clientsRouter = router({
+/** The console's clients: the list, one client's details and weights, adding, editing, deactivating, the invite. */
+export const clientsConsoleRouter = router({
   list: adminProcedure
     .input(listClientsInput)
     .output(clientPage)

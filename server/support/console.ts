@@ -1,9 +1,10 @@
-import { adminProcedure, router } from '../../trpc/init.js';
-import { messageResult } from '../common.js';
+import { adminProcedure, router } from '../trpc/init.js';
+import { messageResult } from '../validation.js';
 import { listSupportInput, replySupportInput, setSupportStatusInput, supportPage } from './schema.js';
-import * as service from '../../support/service.js';
+import * as service from './service.js';
 
-export const supportInboxRouter = router({
+/** The console's support inbox: the requests, a reply, open or answered. */
+export const supportConsoleRouter = router({
   list: adminProcedure
     .input(listSupportInput)
     .output(supportPage)

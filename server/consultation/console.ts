@@ -1,10 +1,10 @@
-import { adminProcedure, router } from '../../trpc/init.js';
-import { byId, messageResult } from '../common.js';
-import { bookingDetail } from '../../consultation/schema.js';
-import * as service from '../../consultation/service.js';
-import { bookingPage, listBookingsInput, updateBookingInput } from './schema.js';
+import { adminProcedure, router } from '../trpc/init.js';
+import { byId, messageResult } from '../validation.js';
+import { bookingDetail, bookingPage, listBookingsInput, updateBookingInput } from './schema.js';
+import * as service from './service.js';
 
-export const bookingsRouter = router({
+/** The console's consultation bookings: the list, one booking, and its status and notes. */
+export const bookingsConsoleRouter = router({
   list: adminProcedure
     .input(listBookingsInput)
     .output(bookingPage)

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { adminProcedure, router } from '../../trpc/init.js';
-import { todayUtc } from '../../validation.js';
-import { byId, messageResult } from '../common.js';
+import { adminProcedure, router } from '../trpc/init.js';
+import { byId, messageResult, todayUtc } from '../validation.js';
 import { assignAdminInput, listSubscriptionsAdminInput, renewAdminInput, subscriptionPage } from './schema.js';
-import * as service from '../../subscription/service.js';
+import * as service from './service.js';
 
 const created = messageResult.extend({ id: z.number().int() });
 
-export const subscriptionsRouter = router({
+/** The console's subscriptions: every client's plans, assigning, ending and renewing one. */
+export const subscriptionsConsoleRouter = router({
   list: adminProcedure
     .input(listSubscriptionsAdminInput)
     .output(subscriptionPage)
