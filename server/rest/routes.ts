@@ -12,6 +12,7 @@ import { notificationRoutes } from '../notifications/rest.js';
 import { pushRoutes } from '../push/rest.js';
 import { journalRoutes } from '../journal/rest.js';
 import { foodRoutes } from '../nutrition/rest.js';
+import { recipeRoutes } from '../nutrition/recipes-rest.js';
 import { nutritionTargetsRoutes } from '../nutrition/targets-rest.js';
 import { invoiceRoutes } from '../payments/rest.js';
 import { ratingRoutes } from '../rating/rest.js';
@@ -45,5 +46,6 @@ export const restRoutes: RestRoute[] = [
   ...journalRoutes,
   ...foodRoutes,
   ...nutritionTargetsRoutes,
+  ...recipeRoutes,
   ...careRecordRoutes,
 ];
