@@ -11,6 +11,7 @@ import { todayUtc } from '../validation.js';
 import { seedAppointments } from './demo-appointments.js';
 import { seedCheckIns } from './demo-check-ins.js';
 import { seedClinic } from './demo-clinic.js';
+import { seedDemoFoods } from './demo-foods.js';
 import { ASHA_MESSAGES, ROHAN_MESSAGES, seedConversation } from './demo-conversations.js';
 import { DEMO_FEED_POSTS } from './demo-feed.js';
 import { issueDemoInvoice, payDemoInvoice } from './demo-invoices.js';
@@ -95,6 +96,8 @@ export async function seedDemo(
     // Two instances starting together on one empty database: one seeds, the other finds users.
     await sql`select pg_advisory_xact_lock(hashtext('poshan.seed-demo'))`.execute(trx);
     if (await hasAnyUser(trx)) return { seeded: false, reason: 'the database already has users' };
+    // The food library first: the plans and meals below are made of its foods.
+    await seedDemoFoods(trx, { now });
 
     const admin = await createUser(trx, {
       email: ADMIN.email,
