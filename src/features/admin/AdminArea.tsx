@@ -28,6 +28,8 @@ import { SupportPage } from './support/SupportPage';
 import { EmptyState, LoadError, Loading, Page } from './ui';
 import { useAdminCheck } from './use-admin-session';
 import { HydrationMark } from '../../components/HydrationMark';
+import { FoodEditorPage, NewFoodPage } from '../nutrition/console/FoodEditorPage';
+import { FoodsPage } from '../nutrition/console/FoodsPage';
 
 /**
  * The dietitian console: its own lazy chunk, mounted at /admin with `nest`
@@ -79,6 +81,9 @@ function Console() {
         <Route path="/diet-plans/new" component={DietPlanEditorPage} />
         <Route path="/diet-plans/:id/edit" component={DietPlanEditorPage} />
         <Route path="/diet-plans/:id" component={DietPlanPage} />
+        <Route path="/foods" component={FoodsPage} />
+        <Route path="/foods/new" component={NewFoodPage} />
+        <Route path="/foods/:id" component={FoodEditorPage} />
         <Route path="/subscriptions" component={SubscriptionsPage} />
         <Route path="/payments" component={PaymentsPage} />
         <Route path="/bookings" component={BookingsPage} />

@@ -11,6 +11,7 @@ import {
   Mail,
   MessageCircle,
   Newspaper,
+  Salad,
   Star,
   Users,
 } from 'lucide-react';
@@ -25,6 +26,7 @@ export const ADMIN_LINKS: ShellLink[] = [
   { title: 'Appointments', href: '/appointments', Icon: CalendarDays },
   { title: 'Feed', href: '/feed', Icon: Newspaper },
   { title: 'Diet plans', href: '/diet-plans', Icon: FileText },
+  { title: 'Foods', href: '/foods', Icon: Salad },
   { title: 'Subscriptions', href: '/subscriptions', Icon: CreditCard },
   { title: 'Payments', href: '/payments', Icon: IndianRupee },
   { title: 'Bookings', href: '/bookings', Icon: CalendarClock },
