@@ -76,3 +76,19 @@ export async function recipeIdsUsing(db: Db, foodIds: readonly number[]): Promis
     .execute();
   return rows.map((r) => r.recipe_id);
 }
+
+/** Food ids by their id at a source (IFCT codes, a demo recipe's reference). */
+export async function foodIdsBySourceRef(
+  db: Db,
+  source: 'ifct2017' | 'csv' | 'clinic',
+  refs: readonly string[],
+): Promise<Map<string, number>> {
+  if (refs.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('foods')
+    .select(['id', 'source_ref'])
+    .where('source', '=', source)
+    .where('source_ref', 'in', [...refs])
+    .execute();
+  return new Map(rows.map((r) => [r.source_ref as string, r.id]));
+}

@@ -42,9 +42,16 @@ const audited = (r: RecipeView) => ({
   servingGrams: r.servingGrams,
 });
 
-/** `POST /api/recipes` (dietitians): the recipe, its ingredients and its computed values, audited. */
-export async function createRecipe(db: Db, actor: Actor, input: z.output<typeof createRecipeInput>, now: Date): Promise<RecipeView> {
-  return db.transaction().execute(async (trx) => {
+/**
+ * Stores a recipe: its row in `foods` (through saveFood, the one write path for a food: names,
+ * portions, the sanity rules) with the values its ingredients give, and its ingredients. The id.
+ */
+export async function saveRecipe(
+  db: Db,
+  input: z.output<typeof createRecipeInput>,
+  opts: { now: Date; createdBy: number | null; sourceRef?: string },
+): Promise<number> {
+  const work = async (trx: Db) => {
     const per100g = await dishValues(trx, input.ingredients, input.cookedGrams);
     const { id } = await saveFood(
       trx,
@@ -56,12 +63,22 @@ export async function createRecipe(db: Db, actor: Actor, input: z.output<typeof 
         per100g,
         portions: input.portions,
         source: 'clinic',
-        createdBy: actor.id,
+        sourceRef: opts.sourceRef ?? null,
+        createdBy: opts.createdBy,
         recipe: { cookedGrams: input.cookedGrams, servingGrams: input.servingGrams },
       },
-      { now },
+      { now: opts.now },
     );
     await repo.replaceIngredients(trx, id, input.ingredients);
+    return id;
+  };
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** `POST /api/recipes` (dietitians): the recipe, its ingredients and its computed values, audited. */
+export async function createRecipe(db: Db, actor: Actor, input: z.output<typeof createRecipeInput>, now: Date): Promise<RecipeView> {
+  return db.transaction().execute(async (trx) => {
+    const id = await saveRecipe(trx, input, { now, createdBy: actor.id });
     const recipe = await getRecipe(trx, id);
     await recordAudit(trx, actor, {
       action: 'recipe.created',

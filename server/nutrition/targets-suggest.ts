@@ -57,12 +57,17 @@ export function mifflinStJeor(p: Pick<SuggestionInput, 'sex' | 'weightKg' | 'hei
 /**
  * The suggestion for one person. Energy is rounded to the kcal and grams to 0.1 g first, and the
  * carbohydrate is worked out from the rounded figures, so the macros' energy adds up to the
- * energy target (4/4/9 kcal per g) to within rounding.
+ * energy target (4/4/9 kcal per g) to within rounding. `energyChangeKcal` moves the energy for a
+ * loss or a gain (the macros follow it: protein stays per kg, fat its share, carbohydrate the rest).
  */
-export function suggestTargets(person: SuggestionInput, micronutrients: readonly NutrientKey[] = DEFAULT_MICRONUTRIENTS): Suggestion {
+export function suggestTargets(
+  person: SuggestionInput,
+  opts: { micronutrients?: readonly NutrientKey[]; energyChangeKcal?: number } = {},
+): Suggestion {
+  const micronutrients = opts.micronutrients ?? DEFAULT_MICRONUTRIENTS;
   const restingKcal = mifflinStJeor(person);
   const activityFactor = ACTIVITY_FACTORS[person.activity];
-  const energyKcal = Math.round(restingKcal * activityFactor);
+  const energyKcal = Math.round(restingKcal * activityFactor) + Math.round(opts.energyChangeKcal ?? 0);
   const proteinG = round(person.proteinGPerKg * person.weightKg, 1);
   const fatG = round((energyKcal * person.fatPercent) / 100 / 9, 1);
   const carbohydrateG = round(Math.max(0, energyKcal - 4 * proteinG - 9 * fatG) / 4, 1);

@@ -12,6 +12,8 @@ import { seedAppointments } from './demo-appointments.js';
 import { seedCheckIns } from './demo-check-ins.js';
 import { seedClinic } from './demo-clinic.js';
 import { seedDemoFoods } from './demo-foods.js';
+import { seedDemoRecipes } from './demo-recipes.js';
+import { seedDemoTargets } from './demo-targets.js';
 import { ASHA_MESSAGES, ROHAN_MESSAGES, seedConversation } from './demo-conversations.js';
 import { DEMO_FEED_POSTS } from './demo-feed.js';
 import { issueDemoInvoice, payDemoInvoice } from './demo-invoices.js';
@@ -98,6 +100,8 @@ export async function seedDemo(
     if (await hasAnyUser(trx)) return { seeded: false, reason: 'the database already has users' };
     // The food library first: the plans and meals below are made of its foods.
     await seedDemoFoods(trx, { now });
+    // The clinic's recipes next (dal, roti, rice...), made of those foods: plans and meals use them too.
+    await seedDemoRecipes(trx, { now });
 
     const admin = await createUser(trx, {
       email: ADMIN.email,
@@ -126,6 +130,8 @@ export async function seedDemo(
       phone: '9822233344',
       conditionNotes: 'Eats eggs, chicken and fish. Gym 5 days a week, evenings.',
     });
+
+    await seedDemoTargets(trx, { clients: { asha: asha.id, rohan: rohan.id }, setBy: admin.id, now });
 
     const weeklyWeights = (clientId: number, weights: number[]) =>
       weights.map((weight, i) => ({ client_id: clientId, weight_kg: weight, date: addDays(today, -7 * (weights.length - 1 - i)) }));
