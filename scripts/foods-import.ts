@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
-import { connectPglite, connectPostgres } from '../server/db/connect.js';
+import { connectPostgresForCommand, PostgresUnreachableError } from '../server/cli/postgres.js';
+import { connectPglite } from '../server/db/connect.js';
 import type { DbHandle } from '../server/db/index.js';
 import { type DataDirLock, DataDirLockedError, acquireDataDirLock } from '../server/db/lock.js';
 import { migrateToLatest } from '../server/db/migrate.js';
@@ -69,14 +69,9 @@ async function openDatabase(): Promise<{ handle: DbHandle; lock: DataDirLock | n
     throw err;
   }
   if (config.databaseUrl) {
-    const handle = connectPostgres(config.databaseUrl, 1, { namedStatements: config.namedStatements });
-    try {
-      await sql`select 1`.execute(handle.db);
-    } catch (err) {
-      await handle.close();
-      const u = new URL(config.databaseUrl);
-      throw new CliError(`Cannot reach Postgres at ${u.host}${u.pathname} (DATABASE_URL): ${(err as Error).message}`);
-    }
+    const handle = await connectPostgresForCommand(config.databaseUrl, config).catch((err) => {
+      throw err instanceof PostgresUnreachableError ? new CliError(err.message) : err;
+    });
     return { handle, lock: null, where: 'Postgres (DATABASE_URL)' };
   }
   const dataDir = path.resolve(config.dataDir);

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { ROLE, roleName } from '../auth/roles.js';
-import { connectPglite, connectPostgres } from '../db/connect.js';
+import { connectPglite } from '../db/connect.js';
 import type { DbHandle } from '../db/index.js';
 import { type DataDirLock, DataDirLockedError, type LockHolder, acquireDataDirLock, liveHolder, readLock } from '../db/lock.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { type Config, ConfigError, loadConfig } from '../env.js';
 import { describeError, zodFieldErrors } from '../errors.js';
 import { readInternalToken } from '../internal/token.js';
+import { connectPostgresForCommand, PostgresUnreachableError } from './postgres.js';
 import { type NewUserInput, createUser, newUserInput, splitFullName } from '../users/service.js';
 
 /**
@@ -164,14 +164,9 @@ async function createDirectly(config: Config, input: NewUserInput): Promise<Crea
   let lock: DataDirLock | null = null;
   let handle: DbHandle;
   if (config.databaseUrl) {
-    handle = connectPostgres(config.databaseUrl, 1, { namedStatements: config.namedStatements });
-    try {
-      await sql`select 1`.execute(handle.db);
-    } catch (err) {
-      await handle.close();
-      const u = new URL(config.databaseUrl);
-      throw new CliError(`Cannot reach Postgres at ${u.host}${u.pathname} (DATABASE_URL): ${(err as Error).message}`);
-    }
+    handle = await connectPostgresForCommand(config.databaseUrl, config).catch((err) => {
+      throw err instanceof PostgresUnreachableError ? new CliError(err.message) : err;
+    });
   } else {
     lock = acquireDataDirLock(config.dataDir, { holder: 'cli' });
     handle = await connectPglite(config.dataDir);
