@@ -14,9 +14,9 @@ export const INFRASTRUCTURE_WITH_OWN_SQL: Record<string, string> = {
   'db/clock-skew.ts': "reads the database server's clock to compare it with this machine's",
   'db/startup-lock.ts': 'a session-level advisory lock held on its own connection across the migrations',
   'seed/demo.ts': "demo content for every domain's tables in one transaction, under its own advisory lock",
-  'realtime/feed-bus.ts': 'the live feed: NOTIFY and its catch-up reads, part of the live channel',
-  'realtime/feed-event-log.ts': "the feed event log's statements, shared by the feed's writes",
-  'realtime/follow-up-bus.ts': "NOTIFY of follow-up events, in the writer's transaction",
+  'feed/bus.ts': 'the live feed: NOTIFY and its catch-up reads, part of the live channel',
+  'feed/event-log.ts': "the feed event log's statements, shared by the feed's writes",
+  'check-in/bus.ts': "NOTIFY of follow-up events, in the writer's transaction",
   'realtime/notify-source.ts':
     "the live channel's generic LISTEN/NOTIFY source: publishes a stream's notification in the writer's transaction",
 };

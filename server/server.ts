@@ -28,7 +28,7 @@ import { scheduleMessageNotices } from './messages/notify.js';
 import { keepFeedPagesFresh } from './feed/freshness.js';
 import { createFeedPageCache } from './feed/page-cache.js';
 import { createLiveChannel } from './realtime/live-channel.js';
-import { createFeedBus } from './realtime/feed-bus.js';
+import { createFeedBus } from './feed/bus.js';
 import { attachTrpcWebSocket } from './realtime/ws.js';
 import { resolveAppSecret } from './secret.js';
 import { syncCountries } from './countries/sync.js';

@@ -6,7 +6,7 @@
  */
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { toggleLikeStatement } from '../../server/feed/repo.js';
-import { FEED_CHANNEL, FEED_WRITE_LOCK } from '../../server/realtime/feed-event-log.js';
+import { FEED_CHANNEL, FEED_WRITE_LOCK } from '../../server/feed/event-log.js';
 
 /** Kysely that only compiles (no connection): to read the statement's text and where its values go. */
 const compiler = new Kysely<unknown>({

@@ -19,7 +19,7 @@ import {
 import * as service from './service.js';
 import { z } from 'zod';
 import { clientToActFor } from '../auth/guards.js';
-import { followUpStream } from '../realtime/follow-up-bus.js';
+import { followUpStream } from '../check-in/bus.js';
 import { liveSubscriber } from '../trpc/context.js';
 import type { CareRecordEvent } from './schema.js';
 

@@ -10,7 +10,7 @@ import type { Database } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { AppError, badRequest } from '../errors.js';
 import { SERVICE_TIME_ZONE } from '../format.js';
-import { type FollowUpNotification, notifyFollowUp } from '../realtime/follow-up-bus.js';
+import { type FollowUpNotification, notifyFollowUp } from '../check-in/bus.js';
 import { listWeights } from '../weight/repo.js';
 import * as repo from './repo.js';
 import {

@@ -2,7 +2,7 @@ import type { Db } from '../db/index.js';
 import type { JournalSignal } from '../journal/schema.js';
 import type { MessageNote } from '../messages/events.js';
 import type { InvoiceNote } from '../payments/events.js';
-import type { CareLoopNote, FollowUpNotification } from '../realtime/follow-up-bus.js';
+import type { CareLoopNote, FollowUpNotification } from './bus.js';
 import type { LiveSource } from '../realtime/live-channel.js';
 import * as repo from './repo.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { liveSubscriber } from '../trpc/context.js';
-import { followUpStream } from '../realtime/follow-up-bus.js';
+import { followUpStream } from './bus.js';
 import { clientProcedure, router } from '../trpc/init.js';
 import { todayUtc } from '../validation.js';
 import { checkInOverview, createCheckInInput, listCheckInsInput, sentCheckIn, type CheckInEvent } from './schema.js';

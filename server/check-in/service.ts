@@ -9,7 +9,7 @@ import { insertOnce, sameRequest } from '../db/idempotent.js';
 import type { Database } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { badRequest } from '../errors.js';
-import type { FollowUpBus } from '../realtime/follow-up-bus.js';
+import type { FollowUpBus } from './bus.js';
 import { todayUtc } from '../validation.js';
 import { recordWeight } from '../weight/service.js';
 import { addDays, type CheckInSchedule, checkInIntervalDays, checkInSchedule, daysBetween, type Pause } from './cadence.js';

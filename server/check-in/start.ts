@@ -6,7 +6,7 @@ import { createTableQueue } from '../jobs/table-queue.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Metrics } from '../observability/metrics.js';
-import { createFollowUpBus } from '../realtime/follow-up-bus.js';
+import { createFollowUpBus } from './bus.js';
 import { scheduleReminders } from './reminders.js';
 
 /** pg-boss where there is a Postgres URL, the job table on the embedded database. */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { type FeedBusMessage, type FeedNotification, latestFeedEventId } from '../realtime/feed-bus.js';
+import { type FeedBusMessage, type FeedNotification, latestFeedEventId } from './bus.js';
 import type { LiveCatchUp, LiveChannel, LiveShown, LiveSubscriber, LiveViews, ResumableStream } from '../realtime/live-channel.js';
 import * as repo from './repo.js';
 import type { FeedEvent, FeedItem } from './schema.js';
@@ -65,7 +65,7 @@ type CatchUp = LiveCatchUp<FeedEvent>;
 
 /**
  * Everything after `lastEventId`, as this viewer sees it now. Event ids are
- * handed out in commit order (see FEED_WRITE_LOCK in realtime/feed-event-log.ts), so "id > lastEventId" is
+ * handed out in commit order (see FEED_WRITE_LOCK in event-log.ts), so "id > lastEventId" is
  * complete. Every like change is replayed as it was sent live (the log keeps
  * its count and the actor's like); post events carry the post as it is now,
  * and those of posts removed since are left out (their post.deleted is replayed).

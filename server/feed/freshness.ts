@@ -1,5 +1,5 @@
 import type { DbHandle } from '../db/index.js';
-import type { FeedBus } from '../realtime/feed-bus.js';
+import type { FeedBus } from './bus.js';
 import { FEED_CHANGED_CHANNEL, type FeedPageCache } from './page-cache.js';
 
 /**

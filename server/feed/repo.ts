@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { FeedEventKind } from '../db/schema.js';
-import { feedEventTail } from '../realtime/feed-event-log.js';
+import { feedEventTail } from './event-log.js';
 import { type FeedPosition, LIKES_LISTED_MAX } from './schema.js';
 
 export type PostRow = {

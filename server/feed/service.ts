@@ -6,7 +6,7 @@ import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { recordAudit } from '../audit/record.js';
-import type { FeedBus } from '../realtime/feed-bus.js';
+import type { FeedBus } from './bus.js';
 import type { FeedPageCache } from './page-cache.js';
 import { checkedItems, keepRows } from './checked-items.js';
 import * as repo from './repo.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { followUpStream } from '../../realtime/follow-up-bus.js';
+import { followUpStream } from '../../check-in/bus.js';
 import { liveSubscriber } from '../../trpc/context.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { getOperationalHealth, retryFailedMail } from './health.js';

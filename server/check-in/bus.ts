@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, DbHandle } from '../db/index.js';
-import type { LiveStream } from './live-channel.js';
-import { createNotifySource, type NotifySource } from './notify-source.js';
+import type { LiveStream } from '../realtime/live-channel.js';
+import { createNotifySource, type NotifySource } from '../realtime/notify-source.js';
 
 /**
  * The follow-up loop's live events, a sibling of the feed bus on its own

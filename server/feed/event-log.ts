@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 /**
  * How a feed event is logged and announced, in SQL: the feed_events row
  * every catch-up reads, and the NOTIFY every instance's bus hears
- * (feed-bus.ts). Used by the bus's publish() and by writes that log their
+ * (bus.ts). Used by the bus's publish() and by writes that log their
  * event in their own statement (a like toggle: feed/repo.ts).
  */
 

@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type { Db, DbHandle } from '../db/index.js';
 import type { FeedEventKind } from '../db/schema.js';
 import type { Metrics } from '../observability/metrics.js';
-import { eventsAfter, type LoggedEvent } from '../feed/repo.js';
-import { FEED_CHANNEL, feedEventTail } from './feed-event-log.js';
-import { parseNotification } from './notification.js';
+import { eventsAfter, type LoggedEvent } from './repo.js';
+import { FEED_CHANNEL, feedEventTail } from './event-log.js';
+import { parseNotification } from '../realtime/notification.js';
 
 /** Events kept for catch-up; older ones are pruned now and then as events are published. */
 export const FEED_EVENT_RETENTION_DAYS = 7;
