@@ -3,6 +3,7 @@ import { callsConsoleRouter } from '../calls/console.js';
 import { followUpsConsoleRouter } from '../check-in/console.js';
 import { bookingsConsoleRouter } from '../consultation/console.js';
 import { feedConsoleRouter } from '../feed/console.js';
+import { journalConsoleRouter } from '../journal/console.js';
 import { messagesConsoleRouter } from '../messages/console.js';
 import { paymentsConsoleRouter } from '../payments/console.js';
 import { reviewsConsoleRouter } from '../rating/console.js';
@@ -40,4 +41,5 @@ export const adminRouter = router({
   appointments: appointmentsConsoleRouter,
   calls: callsConsoleRouter,
   feed: feedConsoleRouter,
+  journal: journalConsoleRouter,
 });

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Logger } from '../logger.js';
-import type { FollowUpBus } from './bus.js';
+import type { FollowUpBus } from '../realtime/follow-up-bus.js';
 import { formatDay } from '../format.js';
 import { todayUtc } from '../validation.js';
 import { compareSchedules, addDays, daysBetween } from './cadence.js';
@@ -86,7 +86,7 @@ export async function followUpQueue(db: Db, now = new Date()): Promise<{ today: 
       weights: weightsBy.get(s.client_id) ?? [],
       lastContactAt: contact,
       daysSinceContact: contact === null ? null : Math.max(0, daysBetween(todayUtc(contact), today)),
-      journal: journals.get(s.client_id) ?? { daysLogged: 0, lastLogged: null },
+      journal: journals.get(s.client_id) ?? { daysLogged: 0, lastLogged: null, intake: null },
       intakeMissing: intakeMissing.has(s.client_id),
     };
   });

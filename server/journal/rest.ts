@@ -15,14 +15,18 @@ export const journalRoutes = defineRoutes([
     method: 'post',
     path: '/meals',
     summary:
-      'Log a meal (clients): clientEntryId (a UUID made once per entry, kept while retrying or replaying an offline queue), meal (early-morning, breakfast, mid-morning, lunch, evening-snack, dinner, other), eatenAt (ISO 8601; now when left out; at most a day ahead, at most 7 days back), description, optional hungerBefore and fullnessAfter (1–10), note and attachmentIds (photos from POST /api/attachments, at most 4). 201 with the entry; the same clientEntryId again answers 200 with the first entry (repeated: true)',
+      'Log a meal (clients): clientEntryId (a UUID made once per entry, kept while retrying or replaying an offline queue), meal (early-morning, breakfast, mid-morning, lunch, evening-snack, dinner, other), eatenAt (ISO 8601; now when left out; at most a day ahead, at most 7 days back), description (may be left out when the meal lists foods or has a photo), optional hungerBefore and fullnessAfter (1–10), note, attachmentIds (photos from POST /api/attachments, at most 4) and items: the foods eaten, [{ foodId, quantity, unit }] (foods from GET /api/foods; unit g, ml or a household measure the food has, such as katori or roti; at most 20). 201 with the entry: each item with its grams and nutrients, and the meal’s totals (no numbers for a client whose dietitian keeps them from the client); the same clientEntryId again answers 200 with the first entry (repeated: true)',
     tag: 'Meal journal',
     auth: 'required',
     request: { body: mealFields },
     response: savedMealEntry,
     successStatus: 201,
     repeatAnswer: 'The clientEntryId was sent before: the first entry, with repeated: true; nothing new is stored',
-    errors: { 403: 'Only the client logs their meals (dietitians comment or mark).', 429: LIMITED },
+    errors: {
+      403: 'Only the client logs their meals (dietitians comment or mark).',
+      422: 'A food is not in the food library, or has no such measure (the message names it and the measures it has).',
+      429: LIMITED,
+    },
     handle: async ({ caller, body }) => {
       const saved = await caller.journal.create(untrusted(body));
       return saved.repeated
@@ -56,7 +60,7 @@ export const journalRoutes = defineRoutes([
     method: 'patch',
     path: '/meals/:id',
     summary:
-      'Edit an entry of the last 7 days (its client only): send only what changes; attachmentIds, when sent, is the whole new list of photos (photos left out are deleted)',
+      'Edit an entry of the last 7 days (its client only): send only what changes; attachmentIds, when sent, is the whole new list of photos (photos left out are deleted), and items the whole new list of foods',
     tag: 'Meal journal',
     auth: 'required',
     request: { params: idParam, body: updateMealFields },

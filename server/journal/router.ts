@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { liveSubscriber } from '../trpc/context.js';
-import { adminProcedure, clientProcedure, router } from '../trpc/init.js';
+import { clientProcedure, router } from '../trpc/init.js';
 import { journalStream } from './events.js';
 import {
   commentInput,
@@ -9,7 +9,6 @@ import {
   eventsInput,
   journalDay,
   listMealsInput,
-  markInput,
   mealComment,
   mealEntry,
   mealIdInput,
@@ -20,19 +19,21 @@ import {
   waterInput,
   waterQuery,
 } from './schema.js';
+import { createMeal, deleteMeal, updateMeal } from './meals.js';
+import { addComment } from './review.js';
 import * as service from './service.js';
 
 /**
  * The meal journal and water (issue 25), for a client and the dietitians: a
  * client reaches only their own journal (403 for another's); a dietitian names
- * the client. Clients write entries and water; dietitians mark entries; both
- * comment. Live changes ride the realtime channel, fed by the `journal` NOTIFY.
+ * the client. Clients write entries and water; both comment (a dietitian's marks
+ * and estimates are in console.ts). Live changes ride the realtime channel, fed by the `journal` NOTIFY.
  */
 export const journalRouter = router({
   create: clientProcedure
     .input(createMealInput)
     .output(savedMealEntry)
-    .mutation(({ ctx, input }) => service.createMeal(ctx.deps, ctx.user, input, ctx.deps.clock())),
+    .mutation(({ ctx, input }) => createMeal(ctx.deps, ctx.user, input, ctx.deps.clock())),
   list: clientProcedure
     .input(listMealsInput)
     .output(mealList)
@@ -44,20 +45,15 @@ export const journalRouter = router({
   update: clientProcedure
     .input(updateMealInput)
     .output(mealEntry)
-    .mutation(({ ctx, input }) => service.updateMeal(ctx.deps, ctx.user, input, ctx.deps.clock())),
+    .mutation(({ ctx, input }) => updateMeal(ctx.deps, ctx.user, input, ctx.deps.clock())),
   remove: clientProcedure
     .input(mealIdInput)
     .output(z.object({ id: z.number().int(), message: z.string() }))
-    .mutation(({ ctx, input }) => service.deleteMeal(ctx.deps, ctx.user, input.id, ctx.deps.clock())),
+    .mutation(({ ctx, input }) => deleteMeal(ctx.deps, ctx.user, input.id, ctx.deps.clock())),
   comment: clientProcedure
     .input(commentInput)
     .output(mealComment.extend({ repeated: z.boolean() }))
-    .mutation(({ ctx, input }) => service.addComment(ctx.deps, ctx.user, input, ctx.deps.clock())),
-  /** A dietitian's mark on an entry: looks good, let's talk, or none. */
-  mark: adminProcedure
-    .input(markInput)
-    .output(mealEntry)
-    .mutation(({ ctx, input }) => service.markEntry(ctx.deps, ctx.user, input, ctx.deps.clock())),
+    .mutation(({ ctx, input }) => addComment(ctx.deps, ctx.user, input, ctx.deps.clock())),
   water: clientProcedure
     .input(waterQuery)
     .output(waterDay)

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { attachmentView } from '../attachments/schema.js';
+import { nutrientTotal } from '../nutrition/days-schema.js';
+import { foodKind, foodQuantity, measure, nutrientAmounts } from '../nutrition/schema.js';
 import { dateField, idempotencyKey, idField, optionalText, requiredText } from '../validation.js';
 
 /** The meal journal and water (issue 25, decision 118). zod and pure helpers: the client's screens import this file. */
@@ -65,6 +67,8 @@ export const FUTURE_SLACK_MS = 24 * 60 * 60_000;
 /** The longest range one list answers. */
 export const LIST_RANGE_MAX_DAYS = 62;
 export const WATER_GLASSES_MAX = 30;
+/** Foods one meal lists (a thali is rarely more than a dozen). */
+export const MEAL_ITEMS_MAX = 20;
 export const JOURNAL_ENTRY_MISSING = 'That meal entry does not exist.';
 
 /** 'Early morning', 'early_morning', 'earlyMorning' and 'early-morning' name the same meal. */
@@ -109,6 +113,14 @@ const photoIds = z
   .max(MEAL_PHOTOS_MAX, `A meal can have at most ${MEAL_PHOTOS_MAX} photos`);
 
 export const mealDescription = requiredText('Write what you ate', MEAL_DESCRIPTION_MAX, { multiline: true });
+/** A meal with no words, no foods and no photo says nothing: one of them is needed. */
+export const MEAL_SAYS_NOTHING = 'Write what you ate, or add a food or a photo.';
+
+/** The foods of a meal with their quantities (1½ katori, 2 roti, 150 g); an edit sends the whole new list. */
+export const mealItems = z
+  .array(foodQuantity, { error: 'items must be a list of { foodId, quantity, unit }' })
+  .max(MEAL_ITEMS_MAX, `A meal can list at most ${MEAL_ITEMS_MAX} foods`);
+export type MealItemInput = z.infer<typeof foodQuantity>;
 
 /** The fields of a meal, as the form and the REST body send them. */
 export const mealFields = z.object({
@@ -117,8 +129,8 @@ export const mealFields = z.object({
   /** When it was eaten; now when left out. At most a day ahead. */
   eatenAt: momentField('eatenAt').optional(),
   meal: mealKind,
-  /** What it was, in the client's words. */
-  description: mealDescription,
+  /** What it was, in the client's words; may be left out when the meal lists foods or has a photo. */
+  description: mealDescription.optional(),
   /** How hungry before eating, 1 (not at all) to 10 (starving). */
   hungerBefore: scale('Hunger before'),
   /** How full after, 1 (still hungry) to 10 (stuffed). */
@@ -126,6 +138,8 @@ export const mealFields = z.object({
   note: optionalText('The note', MEAL_NOTE_MAX, { multiline: true }),
   /** Photos uploaded first (POST /api/attachments), at most 4. */
   attachmentIds: photoIds.optional(),
+  /** The foods eaten, from the food library (GET /api/foods), at most 20. */
+  items: mealItems.optional(),
 });
 export const createMealInput = mealFields;
 
@@ -133,7 +147,8 @@ export const createMealInput = mealFields;
 export const mealForm = z.object({
   meal: mealKind,
   eatenAt: z.string({ error: 'Say when you ate it' }).min(1, 'Say when you ate it'),
-  description: mealDescription,
+  /** Blank is fine when the meal lists foods or has a photo (the form checks, as the server does). */
+  description: optionalText('What you ate', MEAL_DESCRIPTION_MAX, { multiline: true }),
   hungerBefore: scale('Hunger before'),
   fullnessAfter: scale('Fullness after'),
   note: optionalText('The note', MEAL_NOTE_MAX, { multiline: true }),
@@ -149,11 +164,16 @@ export const updateMealFields = z.object({
   fullnessAfter: scale('Fullness after'),
   note: optionalText('The note', MEAL_NOTE_MAX, { multiline: true }).optional(),
   attachmentIds: photoIds.optional(),
+  items: mealItems.optional(),
 });
 export const updateMealInput = updateMealFields.extend({ id: idField('id') });
 export type UpdateMealInput = z.infer<typeof updateMealInput>;
 
 export const mealIdInput = z.object({ id: idField('id') });
+
+/** A dietitian's estimate of a meal: the foods it shows (its photo, its words), replacing the foods it listed. */
+export const estimateFields = z.object({ items: mealItems });
+export const estimateInput = estimateFields.extend({ entryId: idField('entryId') });
 
 export const listMealsInput = z
   .object({
@@ -214,6 +234,22 @@ export const mealComment = z.object({
 });
 export type MealComment = z.infer<typeof mealComment>;
 
+/** A food of a meal as its readers see it. */
+export const mealItem = z.object({
+  foodId: z.number().int(),
+  name: z.string(),
+  nameHi: z.string().nullable(),
+  kind: foodKind,
+  quantity: z.number(),
+  unit: measure,
+  grams: z.number(),
+  /** What it carries; null when the client's dietitian keeps the numbers from the client. */
+  nutrients: nutrientAmounts.nullable(),
+  /** A dietitian added it (an estimate of the meal), not the client. */
+  byDietitian: z.boolean(),
+});
+export type MealItem = z.infer<typeof mealItem>;
+
 export const mealEntry = z.object({
   id: z.number().int(),
   clientId: z.number().int(),
@@ -229,6 +265,10 @@ export const mealEntry = z.object({
   photos: z.array(attachmentView),
   mark: z.object({ kind: z.enum(MEAL_MARK_KEYS), by: z.string().nullable(), at: z.date() }).nullable(),
   comments: z.array(mealComment),
+  /** The foods it lists (none for a photo-only or text-only meal). */
+  items: z.array(mealItem),
+  /** The sum of its foods; null when it lists none, or when the numbers are kept from the client. */
+  totals: nutrientTotal.nullable(),
   /** The client may still edit or delete it (an entry of the last 7 days). */
   editable: z.boolean(),
   createdAt: z.date(),
@@ -271,6 +311,12 @@ export const journalDay = z.object({
   plan: planMeals.nullable(),
   /** Days of the week around `date` with entries (the week strip's dots). */
   loggedDays: z.array(z.string()),
+  /** false: the client's dietitian keeps the numbers from the client (then totals and targets are null for the client). */
+  showNumbers: z.boolean(),
+  /** The sum of the day's meals' foods; null when the numbers are kept from this reader. */
+  totals: nutrientTotal.nullable(),
+  /** The client's daily targets (empty when none is set); null when the numbers are kept from this reader. */
+  targets: nutrientAmounts.nullable(),
 });
 export type JournalDay = z.infer<typeof journalDay>;
 
@@ -280,6 +326,12 @@ export const journalAdherence = z.object({
   daysLogged: z.number().int(),
   /** The last day anything was logged, or null. */
   lastLogged: z.string().nullable(),
+  /**
+   * The week's intake against the targets, over the days whose meals list foods (a day with nothing
+   * logged is not known, not zero): energy and protein eaten ÷ (daily target × those days); a share
+   * is null without a target. null when no meal of the week lists foods.
+   */
+  intake: z.object({ daysWithFoods: z.number().int(), energyShare: z.number().nullable(), proteinShare: z.number().nullable() }).nullable(),
 });
 export type JournalAdherence = z.infer<typeof journalAdherence>;
 

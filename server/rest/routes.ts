@@ -12,6 +12,7 @@ import { notificationRoutes } from '../notifications/rest.js';
 import { pushRoutes } from '../push/rest.js';
 import { journalRoutes } from '../journal/rest.js';
 import { foodRoutes } from '../nutrition/rest.js';
+import { nutritionDaysRoutes } from '../nutrition/days-rest.js';
 import { recipeRoutes } from '../nutrition/recipes-rest.js';
 import { nutritionTargetsRoutes } from '../nutrition/targets-rest.js';
 import { invoiceRoutes } from '../payments/rest.js';
@@ -45,6 +46,7 @@ export const restRoutes: RestRoute[] = [
   ...appointmentRoutes,
   ...journalRoutes,
   ...foodRoutes,
+  ...nutritionDaysRoutes,
   ...nutritionTargetsRoutes,
   ...recipeRoutes,
   ...careRecordRoutes,

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { indiaInstant, indiaMinute } from '../appointments/slots.js';
 import type { Db } from '../db/index.js';
 import * as repo from '../journal/repo.js';
+import { foodIdsByRef, replaceItems } from '../nutrition/days-repo.js';
 import { type MealKind, type MealMark, mealDescription } from '../journal/schema.js';
 import type { FileStorage } from '../storage/storage.js';
-import { addDays } from './demo-plans.js';
 import { cameraName, storeDemoPhoto } from './demo-files.js';
 import type { DemoDish, DemoPhoto } from './demo-photos.js';
+import { addDays } from './demo-plans.js';
 
 /**
  * A week of each demo client's meal journal, as they would log it:
@@ -20,6 +21,8 @@ type Meal = {
   meal: MealKind;
   at: string;
   text: string;
+  /** The foods logged with it: IFCT 2017 codes and raw grams (the demo loads IFCT); none for a text-only meal. */
+  foods?: [code: string, grams: number][];
   photo?: DemoDish;
   note?: string;
   mark?: MealMark;
@@ -33,26 +36,98 @@ export const JOURNAL_DAYS = 7;
 
 const ashaDay = (d: number): Meal[] => {
   const breakfasts: Meal[] = [
-    { meal: 'breakfast', at: '08:30', text: 'Vegetable poha with peas and a few peanuts, tea without sugar', photo: 'poha' },
-    { meal: 'breakfast', at: '08:40', text: '2 moong dal chillas with mint chutney', photo: 'chilla', mark: 'looks-good' },
-    { meal: 'breakfast', at: '08:15', text: '3 idlis with sambar and a spoon of coconut chutney', photo: 'idli' },
-    { meal: 'breakfast', at: '09:00', text: 'Vegetable upma and a katori of curd' },
+    {
+      meal: 'breakfast',
+      at: '08:30',
+      text: 'Vegetable poha with peas and a few peanuts, tea without sugar',
+      photo: 'poha',
+      foods: [
+        ['A011', 50],
+        ['H012', 10],
+        ['L002', 100],
+      ],
+    },
+    {
+      meal: 'breakfast',
+      at: '08:40',
+      text: '2 moong dal chillas with mint chutney',
+      photo: 'chilla',
+      mark: 'looks-good',
+      foods: [['B010', 70]],
+    },
+    {
+      meal: 'breakfast',
+      at: '08:15',
+      text: '3 idlis with sambar and a spoon of coconut chutney',
+      photo: 'idli',
+      foods: [
+        ['A015', 60],
+        ['B003', 25],
+        ['B021', 20],
+      ],
+    },
+    { meal: 'breakfast', at: '09:00', text: 'Vegetable upma and a katori of curd', foods: [['A022', 50]] },
   ];
   const lunches: Meal[] = [
-    { meal: 'lunch', at: '13:15', text: '2 phulkas, dal, bhindi sabzi, a little rice, cucumber salad', photo: 'thali' },
-    { meal: 'lunch', at: '13:30', text: 'Rajma with brown rice and kachumber salad' },
-    { meal: 'lunch', at: '13:10', text: '1 jowar roti, lauki chana dal, curd' },
+    {
+      meal: 'lunch',
+      at: '13:15',
+      text: '2 phulkas, dal, bhindi sabzi, a little rice, cucumber salad',
+      photo: 'thali',
+      foods: [
+        ['A019', 60],
+        ['B021', 30],
+        ['A015', 30],
+      ],
+    },
+    {
+      meal: 'lunch',
+      at: '13:30',
+      text: 'Rajma with brown rice and kachumber salad',
+      foods: [
+        ['B020', 50],
+        ['A013', 60],
+      ],
+    },
+    { meal: 'lunch', at: '13:10', text: '1 jowar roti, lauki chana dal, curd', foods: [['A005', 40]] },
   ];
   const dinners: Meal[] = [
-    { meal: 'dinner', at: '20:00', text: 'Moong dal khichdi with a katori of curd', photo: 'khichdi' },
-    { meal: 'dinner', at: '20:15', text: 'Paneer bhurji (100 g) with 1 roti and sauteed beans' },
+    {
+      meal: 'dinner',
+      at: '20:00',
+      text: 'Moong dal khichdi with a katori of curd',
+      photo: 'khichdi',
+      foods: [
+        ['B010', 30],
+        ['A015', 40],
+      ],
+    },
+    {
+      meal: 'dinner',
+      at: '20:15',
+      text: 'Paneer bhurji (100 g) with 1 roti and sauteed beans',
+      foods: [
+        ['L003', 100],
+        ['A019', 30],
+      ],
+    },
     { meal: 'dinner', at: '20:30', text: 'Vegetable daliya and a bowl of tomato soup' },
   ];
   const day: Meal[] = [
-    { meal: 'early-morning', at: '06:45', text: 'Warm jeera water and 5 soaked almonds' },
+    { meal: 'early-morning', at: '06:45', text: 'Warm jeera water and 5 soaked almonds', foods: [['H001', 6]] },
     breakfasts[d % breakfasts.length]!,
     d % 2 === 0
-      ? { meal: 'mid-morning', at: '11:00', text: 'Papaya, apple and pomegranate', photo: 'fruit' }
+      ? {
+          meal: 'mid-morning',
+          at: '11:00',
+          text: 'Papaya, apple and pomegranate',
+          photo: 'fruit',
+          foods: [
+            ['E049', 100],
+            ['E001', 80],
+            ['E055', 50],
+          ],
+        }
       : { meal: 'mid-morning', at: '11:15', text: 'Buttermilk with roasted jeera' },
     lunches[d % lunches.length]!,
     {
@@ -86,23 +161,85 @@ const ASHA_NOTES: Record<string, Partial<Meal>> = {
 
 const rohanDay = (d: number): Meal[] => {
   const breakfasts: Meal[] = [
-    { meal: 'breakfast', at: '08:00', text: '4-egg bhurji with 2 multigrain toasts and a glass of milk', photo: 'bhurji' },
+    {
+      meal: 'breakfast',
+      at: '08:00',
+      text: '4-egg bhurji with 2 multigrain toasts and a glass of milk',
+      photo: 'bhurji',
+      foods: [
+        ['M001', 200],
+        ['L002', 250],
+      ],
+    },
     { meal: 'breakfast', at: '08:10', text: 'Oats with banana, peanut butter and milk' },
-    { meal: 'breakfast', at: '08:05', text: '2 aloo parathas with curd and a boiled egg' },
+    {
+      meal: 'breakfast',
+      at: '08:05',
+      text: '2 aloo parathas with curd and a boiled egg',
+      foods: [
+        ['A019', 80],
+        ['M004', 50],
+      ],
+    },
   ];
   const lunches: Meal[] = [
-    { meal: 'lunch', at: '13:30', text: 'Chicken curry, 3 rotis, rice and salad', photo: 'thali' },
-    { meal: 'lunch', at: '13:40', text: 'Rajma chawal with curd and a boiled egg' },
+    {
+      meal: 'lunch',
+      at: '13:30',
+      text: 'Chicken curry, 3 rotis, rice and salad',
+      photo: 'thali',
+      foods: [
+        ['N003', 150],
+        ['A019', 90],
+        ['A015', 50],
+      ],
+    },
+    {
+      meal: 'lunch',
+      at: '13:40',
+      text: 'Rajma chawal with curd and a boiled egg',
+      foods: [
+        ['B020', 60],
+        ['A015', 80],
+        ['M004', 50],
+      ],
+    },
     { meal: 'lunch', at: '13:20', text: 'Fish curry with rice and cabbage sabzi' },
   ];
   return [
     breakfasts[d % breakfasts.length]!,
-    { meal: 'mid-morning', at: '11:00', text: 'Banana and a handful of peanuts' },
+    {
+      meal: 'mid-morning',
+      at: '11:00',
+      text: 'Banana and a handful of peanuts',
+      foods: [
+        ['E012', 100],
+        ['H012', 30],
+      ],
+    },
     lunches[d % lunches.length]!,
     { meal: 'evening-snack', at: '17:00', text: 'Post-workout: whey shake with water and a banana' },
     d % 2 === 0
-      ? { meal: 'dinner', at: '21:00', text: 'Paneer tikka with 2 rotis and dal' }
-      : { meal: 'dinner', at: '21:15', text: 'Dal khichdi with ghee and curd', photo: 'khichdi' },
+      ? {
+          meal: 'dinner',
+          at: '21:00',
+          text: 'Paneer tikka with 2 rotis and dal',
+          foods: [
+            ['L003', 150],
+            ['A019', 60],
+            ['B021', 30],
+          ],
+        }
+      : {
+          meal: 'dinner',
+          at: '21:15',
+          text: 'Dal khichdi with ghee and curd',
+          photo: 'khichdi',
+          foods: [
+            ['B010', 40],
+            ['A015', 60],
+          ],
+        },
   ];
 };
 
@@ -133,6 +270,10 @@ export async function seedJournal(
   const { client, now } = opts;
   const menu = client.kind === 'asha' ? ashaDay : rohanDay;
   const attention = client.kind === 'asha' ? ASHA_NOTES : ROHAN_NOTES;
+  // The demo loads IFCT 2017 first; a food it rejected is left out of the meal, never invented.
+  const codes = new Set<string>();
+  for (let d = 0; d <= JOURNAL_DAYS; d++) for (const m of menu(d)) for (const [code] of m.foods ?? []) codes.add(code);
+  const foodIds = await foodIdsByRef(trx, 'ifct2017', [...codes]);
   for (let daysAgo = JOURNAL_DAYS; daysAgo >= 0; daysAgo--) {
     const day = addDays(opts.today, -daysAgo);
     for (const [i, planned] of menu(daysAgo).entries()) {
@@ -154,6 +295,11 @@ export async function seedJournal(
         note: meal.note ?? null,
       });
       if (!entry) throw new Error('A demo journal entry was not stored');
+      const foods = (meal.foods ?? []).flatMap(([code, grams]) => {
+        const id = foodIds.get(code);
+        return id === undefined ? [] : [{ food_id: id, quantity: grams, unit: 'g', grams }];
+      });
+      if (foods.length) await replaceItems(trx, entry.id, foods, client.id, eatenAt);
       const later = (minutes: number) => new Date(Math.min(eatenAt.getTime() + minutes * 60_000, now.getTime()));
       if (meal.photo) {
         const id = await storeDemoPhoto(trx, storage, opts.photos.get(meal.photo)!, {

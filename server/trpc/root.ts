@@ -11,6 +11,7 @@ import { feedRouter } from '../feed/router.js';
 import { journalRouter } from '../journal/router.js';
 import { messagesRouter } from '../messages/router.js';
 import { foodsRouter } from '../nutrition/router.js';
+import { nutritionDaysRouter } from '../nutrition/days-router.js';
 import { recipesRouter } from '../nutrition/recipes-router.js';
 import { targetsRouter } from '../nutrition/targets-router.js';
 import { notificationsRouter } from '../notifications/router.js';
@@ -49,6 +50,7 @@ export const appRouter = router({
   appointments: appointmentsRouter,
   journal: journalRouter,
   foods: foodsRouter,
+  nutritionDays: nutritionDaysRouter,
   nutritionTargets: targetsRouter,
   recipes: recipesRouter,
   careRecord: careRecordRouter,

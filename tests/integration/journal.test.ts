@@ -365,12 +365,12 @@ describe('comments and marks', () => {
   it('lets a dietitian mark an entry; a client cannot', async () => {
     const entry = (await api('POST', asha.token, '/meals', meal({ meal: 'mid-morning', description: 'An apple' }))).body.data;
     const team = await callerFor(server, dietitian.token);
-    const marked = await team.journal.mark({ entryId: entry.id, mark: 'looks-good' });
+    const marked = await team.admin.journal.mark({ entryId: entry.id, mark: 'looks-good' });
     expect(marked.mark).toMatchObject({ kind: 'looks-good', by: 'Meera Iyer' });
-    expect((await team.journal.mark({ entryId: entry.id, mark: null })).mark).toBeNull();
+    expect((await team.admin.journal.mark({ entryId: entry.id, mark: null })).mark).toBeNull();
     const client = await callerFor(server, asha.token);
-    expect((await failure(client.journal.mark({ entryId: entry.id, mark: 'lets-talk' }))).code).toBe('FORBIDDEN');
-    expect((await failure(team.journal.mark({ entryId: 999999, mark: 'lets-talk' }))).code).toBe('NOT_FOUND');
+    expect((await failure(client.admin.journal.mark({ entryId: entry.id, mark: 'lets-talk' }))).code).toBe('FORBIDDEN');
+    expect((await failure(team.admin.journal.mark({ entryId: 999999, mark: 'lets-talk' }))).code).toBe('NOT_FOUND');
   });
 
   it('refuses another client’s live journal', async () => {
@@ -468,7 +468,7 @@ describe('the follow-up queue', () => {
     await api('POST', client.token, '/meals', meal({ eatenAt: new Date(Date.now() - 2 * 86_400_000).toISOString() }));
     const team = await callerFor(server, dietitian.token);
     const row = (await team.admin.followUps.queue()).rows.find((r) => r.clientId === client.id)!;
-    expect(row.journal).toEqual({ daysLogged: 2, lastLogged: today() });
+    expect(row.journal).toEqual({ daysLogged: 2, lastLogged: today(), intake: null });
   });
 });
 

@@ -1,12 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
-import { MessageCircle, Pencil, SendHorizontal, ThumbsUp, Trash2 } from 'lucide-react';
+import { MessageCircle, Pencil, Scale, SendHorizontal, ThumbsUp, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { MEAL_COMMENT_MAX, MEAL_KINDS, MEAL_MARKS, type MealEntry, type MealMark } from '../../../server/journal/schema';
+import { quantityText } from '../../../server/nutrition/measures';
+import type { Nutrients } from '../../../server/nutrition/nutrients';
 import { Button } from '../../components/ui/Button';
 import { formatMoment } from '../../lib/format';
 import { toastError } from '../../lib/notify';
 import { newRequestKey } from '../../lib/request-key';
 import { useTRPC } from '../../lib/trpc';
+import { NutrientTotalsRow } from '../nutrition/NutrientTotals';
+import { EstimateMeal } from './EstimateMeal';
+import { itemsLine } from './meal-items';
 
 const time = new Intl.DateTimeFormat('en-IN', { hour: 'numeric', minute: '2-digit', hour12: true });
 
@@ -22,12 +27,16 @@ export type MealCardProps = {
   onEdit?: (entry: MealEntry) => void;
   onDelete?: (entry: MealEntry) => void;
   onChanged: () => void;
+  /** The client's daily targets, for each meal's share of the day (null: none, or numbers kept from the reader). */
+  targets?: Nutrients | null;
 };
 
-/** One meal: photo, what it was, hunger and fullness, the dietitian's mark, and the comment thread. */
-export function MealCard({ entry, audience, onEdit, onDelete, onChanged }: MealCardProps) {
+/** One meal: photo, what it was, its foods and what they add up to, hunger and fullness, the dietitian's mark, and the comment thread. */
+export function MealCard({ entry, audience, onEdit, onDelete, onChanged, targets }: MealCardProps) {
   const trpc = useTRPC();
-  const mark = useMutation(trpc.journal.mark.mutationOptions());
+  const [estimating, setEstimating] = useState(false);
+  const words = entry.description || itemsLine(entry.items);
+  const mark = useMutation(trpc.admin.journal.mark.mutationOptions());
   const setMark = (kind: MealMark | null) => mark.mutateAsync({ entryId: entry.id, mark: kind }).then(onChanged).catch(toastError);
 
   return (
@@ -41,7 +50,7 @@ export function MealCard({ entry, audience, onEdit, onDelete, onChanged }: MealC
           <a href={entry.photos[0].url} target="_blank" rel="noreferrer" className="shrink-0">
             <img
               src={entry.photos[0].thumbnailUrl ?? entry.photos[0].url}
-              alt={`${MEAL_KINDS[entry.meal]}: ${entry.description.slice(0, 80)}`}
+              alt={`${MEAL_KINDS[entry.meal]}: ${words.slice(0, 80)}`}
               className="h-20 w-20 rounded-xl object-cover sm:h-24 sm:w-24"
               data-testid="meal-photo"
             />
@@ -60,7 +69,24 @@ export function MealCard({ entry, audience, onEdit, onDelete, onChanged }: MealC
               </span>
             )}
           </div>
-          <p className="mt-0.5 break-words whitespace-pre-line text-slate-800">{entry.description}</p>
+          {entry.description && <p className="mt-0.5 break-words whitespace-pre-line text-slate-800">{entry.description}</p>}
+          {entry.items.length > 0 && (
+            <ul className="mt-1 flex flex-col text-sm text-slate-800" data-testid="meal-foods" aria-label="Foods">
+              {entry.items.map((item, i) => (
+                <li key={`${item.foodId}-${i}`}>
+                  {quantityText(item.quantity, item.unit)} {item.name}
+                  <span className="text-slate-600">
+                    {' '}
+                    · {Math.round(item.grams)} g
+                    {item.byDietitian ? (audience === 'client' ? ' · estimated by your dietitian' : ' · estimated by a dietitian') : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {entry.totals && (
+            <NutrientTotalsRow total={entry.totals} targets={targets} label={`${MEAL_KINDS[entry.meal]} adds up to`} className="mt-1.5" />
+          )}
           {(entry.hungerBefore || entry.fullnessAfter) && (
             <p className="mt-1 text-sm text-slate-600">
               {entry.hungerBefore ? `Hunger ${entry.hungerBefore}/10` : ''}
@@ -123,8 +149,13 @@ export function MealCard({ entry, audience, onEdit, onDelete, onChanged }: MealC
               {MEAL_MARKS[kind]}
             </Button>
           ))}
+          <Button size="sm" variant="secondary" onClick={() => setEstimating(true)}>
+            <Scale className="h-4 w-4" aria-hidden="true" />
+            {entry.items.length ? 'Edit foods' : 'Estimate foods'}
+          </Button>
         </div>
       )}
+      {audience === 'dietitian' && <EstimateMeal entry={entry} open={estimating} onOpenChange={setEstimating} onSaved={onChanged} />}
       <CommentThread entry={entry} audience={audience} onChanged={onChanged} />
     </article>
   );

@@ -34,7 +34,7 @@ export function describeQueued(kind: string, payload: unknown): string {
     }
     case 'meal': {
       const p = payload as MealPayload;
-      return `Meal: ${shorten(p.description)}`;
+      return p.description ? `Meal: ${shorten(p.description)}` : 'Meal with foods or photos';
     }
     default:
       return 'Something you made offline';
