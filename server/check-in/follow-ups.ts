@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { conflict, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Logger } from '../logger.js';
-import type { FollowUpBus } from '../realtime/follow-up-bus.js';
+import type { FollowUpBus } from './bus.js';
 import { formatDay } from '../format.js';
 import { todayUtc } from '../validation.js';
 import { compareSchedules, addDays, daysBetween } from './cadence.js';
