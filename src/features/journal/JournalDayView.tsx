@@ -9,6 +9,7 @@ import { formatDay } from '../../lib/format';
 import { toastError } from '../../lib/notify';
 import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
+import { NutrientTotals } from '../nutrition/NutrientTotals';
 import { MealCard } from './MealCard';
 import { WaterCounter } from './WaterCounter';
 import { WeekStrip } from './WeekStrip';
@@ -47,6 +48,17 @@ export function JournalDayView({
         </h2>
         {audience === 'client' && editableDay ? addButton : null}
       </div>
+      {day.totals && day.totals.items > 0 && (
+        <section aria-labelledby="day-totals-title" data-testid="journal-day-totals">
+          <h3 id="day-totals-title" className="mb-2 text-sm font-semibold text-slate-800">
+            {day.date === day.today ? 'Today adds up to' : 'This day adds up to'}
+            <span className="ml-1 font-normal text-slate-600">
+              (the foods logged{day.targets && Object.keys(day.targets).length ? ', against the daily targets' : ''})
+            </span>
+          </h3>
+          <NutrientTotals total={day.totals} targets={day.targets} label="The day’s nutrients" />
+        </section>
+      )}
       <div className="grid grid-cols-1 gap-4 min-[900px]:grid-cols-[minmax(0,1fr)_minmax(260px,340px)]">
         <div className="flex min-w-0 flex-col gap-3">
           {day.entries.length === 0 ? (
@@ -59,7 +71,15 @@ export function JournalDayView({
             </EmptyState>
           ) : (
             day.entries.map((entry) => (
-              <MealCard key={entry.id} entry={entry} audience={audience} onEdit={onEdit} onDelete={setDeleting} onChanged={onChanged} />
+              <MealCard
+                key={entry.id}
+                entry={entry}
+                audience={audience}
+                onEdit={onEdit}
+                onDelete={setDeleting}
+                onChanged={onChanged}
+                targets={day.targets}
+              />
             ))
           )}
         </div>

@@ -38,7 +38,7 @@ export function JournalPage() {
               userId={userId}
               items={waiting}
               label="Meals waiting to send"
-              describe={(p) => `${MEAL_KINDS[p.meal]}: ${p.description}`}
+              describe={(p) => `${MEAL_KINDS[p.meal]}: ${p.description ?? (p.items?.length ? `${p.items.length} foods` : 'photos')}`}
             />
           )}
           <JournalDayView
@@ -56,6 +56,8 @@ export function JournalPage() {
             today={day.data.today}
             entry={form.entry}
             onSaved={reload}
+            showNumbers={day.data.showNumbers}
+            targets={day.data.targets}
           />
         </>
       )}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Camera, Loader2, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -9,10 +9,13 @@ import {
   MEAL_KIND_KEYS,
   MEAL_KINDS,
   MEAL_PHOTOS_MAX,
+  MEAL_SAYS_NOTHING,
   type MealEntry,
   type MealKind,
   mealForm,
+  shiftDay,
 } from '../../../server/journal/schema';
+import type { Nutrients } from '../../../server/nutrition/nutrients';
 import { Button } from '../../components/ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/Field';
 import { Modal } from '../../components/ui/Modal';
@@ -25,6 +28,8 @@ import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
 import { ACCEPTED_PHOTOS, refusalOf, uploadAttachment } from '../messages/upload';
 import { applyServerErrors } from '../../lib/server-errors';
+import { draftsOf, itemsInput } from './meal-items';
+import { MealItemsEditor, useMealDraft } from './MealItemsEditor';
 
 type FormInput = z.input<typeof mealForm>;
 type FormValues = z.output<typeof mealForm>;
@@ -59,7 +64,8 @@ const scaleValue = (v: unknown) => (v === '' || v === null || v === undefined ? 
 
 /**
  * Adding a meal in a few taps on a phone (or editing one): the meal (guessed
- * from the time), the photo (the camera opens directly), what it was; hunger,
+ * from the time), the photo (the camera opens directly), the foods (searched
+ * as typed, or the same as yesterday's) and what it was in words; hunger,
  * fullness and a note if the client wants. A new entry keeps its
  * clientEntryId while it is sent again unchanged, so a retry never logs it twice.
  */
@@ -70,6 +76,8 @@ export function MealForm({
   today,
   entry,
   onSaved,
+  showNumbers,
+  targets,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -77,6 +85,9 @@ export function MealForm({
   today: string;
   entry?: MealEntry | null;
   onSaved: () => void;
+  /** Whether the client sees nutrient numbers (their dietitian decides). */
+  showNumbers: boolean;
+  targets?: Nutrients | null;
 }) {
   const trpc = useTRPC();
   const userId = useSessionInfo()?.id ?? null;
@@ -88,6 +99,9 @@ export function MealForm({
   const photoHint = useId();
   const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(mealForm) });
   const { errors } = form.formState;
+  const draft = useMealDraft();
+  const { setItems } = draft;
+  const [itemsError, setItemsError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -102,12 +116,17 @@ export function MealForm({
       note: entry?.note ?? '',
     });
     setPhotos((entry?.photos ?? []).map((p) => ({ key: nextKey.current++, name: p.name, preview: p.thumbnailUrl ?? p.url, id: p.id })));
-  }, [open, entry, date, today, form]);
+    setItems(draftsOf(entry?.items ?? []));
+    setItemsError(null);
+  }, [open, entry, date, today, form, setItems]);
 
   const uploading = photos.some((p) => !p.id && !p.error);
   const shown = photos.filter((p) => !p.error);
   const refused = photos.filter((p) => p.error);
   const chosenMeal = form.watch('meal');
+  // "Same as yesterday's breakfast": the foods of the same meal the day before this one.
+  const yesterday = useQuery({ ...trpc.journal.day.queryOptions({ date: shiftDay(date, -1) }), enabled: open && !entry });
+  const yesterdays = (yesterday.data?.entries ?? []).filter((e) => e.meal === chosenMeal && e.items.length > 0);
 
   const pick = (files: FileList | null) => {
     if (!files) return;
@@ -155,15 +174,28 @@ export function MealForm({
       return;
     }
     const attachmentIds = photos.flatMap((p) => (p.id ? [p.id] : []));
+    const items = itemsInput(draft.items, draft.foods);
+    if (!items) {
+      setItemsError('Give each food a quantity such as 1½ katori, 2 roti or 150 g.');
+      return;
+    }
+    setItemsError(null);
+    if (!values.description && items.length === 0 && attachmentIds.length === 0) {
+      form.setError('description', { message: MEAL_SAYS_NOTHING }, { shouldFocus: true });
+      return;
+    }
+    const description = values.description ?? undefined;
     setSaving(true);
     try {
-      const fields = { ...values, eatenAt, attachmentIds };
       if (entry) {
-        await update.mutateAsync({ id: entry.id, ...fields });
+        // The foods go only when changed: a dietitian's estimate stays theirs until the client changes it.
+        const before = entry.items.map((i) => ({ foodId: i.foodId, quantity: i.quantity, unit: i.unit }));
+        const changed = JSON.stringify(before) !== JSON.stringify(items);
+        await update.mutateAsync({ id: entry.id, ...values, description, eatenAt, attachmentIds, ...(changed ? { items } : {}) });
         toast.success('Meal updated');
       } else if (userId !== null) {
         // Without a connection a new meal waits on this device (its clientEntryId keeps a resend single) and goes when back.
-        const details = { ...values, eatenAt: eatenAt.toISOString(), attachmentIds };
+        const details = { ...values, description, eatenAt: eatenAt.toISOString(), attachmentIds, ...(items.length ? { items } : {}) };
         // A retry of the same meal keeps its key; once the person has changed it, it is another request with a new key.
         entryKey.current = keyForBody(entryKey.current, details);
         const payload: MealPayload = { ...details, clientEntryId: entryKey.current.key };
@@ -277,8 +309,32 @@ export function MealForm({
           ))}
         </div>
 
+        <MealItemsEditor
+          draft={draft}
+          showNumbers={showNumbers}
+          targets={targets}
+          actions={
+            yesterdays.length > 0 ? (
+              <Button
+                type="button"
+                variant="secondary"
+                size="sm"
+                className="self-start"
+                onClick={() => setItems((list) => [...list, ...draftsOf(yesterdays.flatMap((e) => e.items))])}
+              >
+                Same as yesterday’s {MEAL_KINDS[chosenMeal as MealKind].toLowerCase()}
+              </Button>
+            ) : null
+          }
+        />
+        {itemsError && (
+          <p role="alert" className="-mt-2 text-sm text-red-700">
+            {itemsError}
+          </p>
+        )}
+
         <TextAreaField
-          label="What did you eat?"
+          label="What did you eat? (in your words)"
           rows={2}
           placeholder="2 rotis, dal, bhindi sabzi"
           error={errors.description?.message}

@@ -19,6 +19,7 @@ import { SubscriptionTable } from '../subscriptions/SubscriptionTable';
 import { Badge, EmptyState, Facts, LoadError, Loading, Page, Pager } from '../ui';
 import { ClientSessionNotesCard } from '../../calls/ConsoleCallCards';
 import { ClientJournalCard } from '../../journal/ClientJournalCard';
+import { WeekIntakeChart } from '../../journal/WeekIntakeChart';
 import { MessageClientButton } from '../messages/MessageClientButton';
 
 const PLANS_PAGE = 10;
@@ -79,6 +80,7 @@ export function ClientPage() {
         </Card>
         <WeightCard id={c.id} />
         <ClientJournalCard clientId={c.id} />
+        <WeekIntakeChart clientId={c.id} />
         <PlansCard id={c.id} />
         <SubscriptionsCard id={c.id} name={c.fullName} />
         <ClientSessionNotesCard clientId={c.id} />

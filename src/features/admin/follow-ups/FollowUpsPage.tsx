@@ -27,6 +27,7 @@ import { formatFollowUpDay, useSignedInToken } from '../../../lib/use-live-reloa
 import { WeightChart } from '../../../components/charts/WeightChart';
 import { Badge, EmptyState, LoadError, Loading, Page } from '../ui';
 import { JournalAdherence } from '../../journal/JournalAdherence';
+import { byIntake, INTAKE_ORDER_KEYS, INTAKE_ORDERS, type IntakeOrder } from '../../journal/intake-order';
 
 /**
  * Every client on a running plan, overdue first, then due today,
@@ -82,7 +83,8 @@ export function FollowUpsPage() {
 
 /** The queue, or the part of it one view shows (the Overview links here with ?show=…). */
 function FollowUpList({ rows, view }: { rows: FollowUpRow[]; view: FollowUpView | null }) {
-  const shown = view === null ? rows : rows.filter(FOLLOW_UP_VIEWS[view].includes);
+  const [order, setOrder] = useState<IntakeOrder>('due');
+  const shown = byIntake(view === null ? rows : rows.filter(FOLLOW_UP_VIEWS[view].includes), order);
   const views = Object.entries(FOLLOW_UP_VIEWS) as Array<[FollowUpView, (typeof FOLLOW_UP_VIEWS)[FollowUpView]]>;
   return (
     <div className="flex flex-col gap-3">
@@ -101,6 +103,21 @@ function FollowUpList({ rows, view }: { rows: FollowUpRow[]; view: FollowUpView 
           </Link>
         ))}
       </nav>
+      <label className="flex items-center gap-2 self-start text-sm text-slate-700">
+        Order
+        <select
+          className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm"
+          value={order}
+          onChange={(e) => setOrder(e.target.value as IntakeOrder)}
+          data-testid="follow-up-order"
+        >
+          {INTAKE_ORDER_KEYS.map((key) => (
+            <option key={key} value={key}>
+              {INTAKE_ORDERS[key].label}
+            </option>
+          ))}
+        </select>
+      </label>
       {rows.length === 0 ? (
         <EmptyState Icon={ClipboardCheck}>No client is on a running plan.</EmptyState>
       ) : shown.length === 0 ? (
