@@ -2,6 +2,7 @@ import { appointmentsConsoleRouter } from '../appointments/console.js';
 import { callsConsoleRouter } from '../calls/console.js';
 import { followUpsConsoleRouter } from '../check-in/console.js';
 import { bookingsConsoleRouter } from '../consultation/console.js';
+import { dietPlansConsoleRouter } from '../diet-plan/console.js';
 import { feedConsoleRouter } from '../feed/console.js';
 import { journalConsoleRouter } from '../journal/console.js';
 import { messagesConsoleRouter } from '../messages/console.js';
@@ -12,7 +13,6 @@ import { supportConsoleRouter } from '../support/console.js';
 import { router } from '../trpc/init.js';
 import { clientsConsoleRouter } from '../users/console.js';
 import { auditRouter } from './audit-log/router.js';
-import { dietPlansRouter } from './diet-plans/router.js';
 import { outboxRouter } from './outbox/router.js';
 import { overviewRouter } from './overview/router.js';
 
@@ -32,7 +32,7 @@ export const adminRouter = router({
   support: supportConsoleRouter,
   reviews: reviewsConsoleRouter,
   subscriptions: subscriptionsConsoleRouter,
-  dietPlans: dietPlansRouter,
+  dietPlans: dietPlansConsoleRouter,
   outbox: outboxRouter,
   audit: auditRouter,
   followUps: followUpsConsoleRouter,

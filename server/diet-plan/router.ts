@@ -1,5 +1,7 @@
+import { byId } from '../validation.js';
 import { clientProcedure, router } from '../trpc/init.js';
-import { dietPlanList, listDietPlansInput } from './schema.js';
+import { readDietPlan } from './read.js';
+import { dietPlanList, dietPlanView, listDietPlansInput } from './schema.js';
 import * as service from './service.js';
 
 export const dietPlanRouter = router({
@@ -8,4 +10,9 @@ export const dietPlanRouter = router({
     .input(listDietPlansInput)
     .output(dietPlanList)
     .query(({ ctx, input }) => service.listDietPlans(ctx.deps, ctx.user, input)),
+  /** One plan with each linked food's grams and nutrients and each meal's and day's totals (a client reads only their own). */
+  get: clientProcedure
+    .input(byId)
+    .output(dietPlanView)
+    .query(({ ctx, input }) => readDietPlan(ctx.deps, ctx.user, input)),
 });

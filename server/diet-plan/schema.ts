@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dateField, idField, intField, isCalendarDate, plainText, requiredText } from '../validation.js';
+import { foodQuantity, measure } from '../nutrition/schema.js';
+import { dateField, idField, intField, isCalendarDate, pageInput, pageOf, plainText, requiredText } from '../validation.js';
 
 /** Page sizes of the My Diet Plans table (10, 25, 50 or 100 rows; 10 by default). */
 export const DIET_PLAN_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -62,46 +63,69 @@ export const pdfLinkParams = z.object({ id: idField('id') });
 /* The dietitian console builds its form from these schemas.       */
 /* ------------------------------------------------------------------------ */
 
-/** Household measures an Indian kitchen uses, with the word printed on the plan. */
-export const HOUSEHOLD_UNITS = {
-  katori: { one: 'katori', many: 'katoris' },
-  roti: { one: 'roti', many: 'rotis' },
-  glass: { one: 'glass', many: 'glasses' },
-  cup: { one: 'cup', many: 'cups' },
-  bowl: { one: 'bowl', many: 'bowls' },
-  plate: { one: 'plate', many: 'plates' },
-  piece: { one: 'piece', many: 'pieces' },
-  slice: { one: 'slice', many: 'slices' },
-  handful: { one: 'handful', many: 'handfuls' },
-  ladle: { one: 'ladle', many: 'ladles' },
-  tbsp: { one: 'tbsp', many: 'tbsp' },
-  tsp: { one: 'tsp', many: 'tsp' },
-} as const;
-export type HouseholdUnit = keyof typeof HOUSEHOLD_UNITS;
-const unitNames = Object.keys(HOUSEHOLD_UNITS) as [HouseholdUnit, ...HouseholdUnit[]];
+/**
+ * The measures a plan portion is given in: the household ones an Indian kitchen uses (katori, roti,
+ * glass…) and grams or millilitres, one list for plans, meals and foods (server/nutrition/measures.ts).
+ */
+export { MEASURES, type Measure } from '../nutrition/measures.js';
+
+/** Household measures are served in quarters (1½ katori); grams and millilitres are whole numbers. */
+const MAX_SERVINGS = 50;
+const MAX_METRIC = 5000;
 
 /**
  * The household measure is the portion (1 katori, 2 rotis): that is how the client serves it. Grams
- * and millilitres are optional precision on top, for when the dietitian has weighed it.
+ * and millilitres are optional precision on top, for when the dietitian has weighed it; a portion may
+ * also be given in grams alone (150 g).
  */
-export const portionSchema = z.object({
-  quantity: z
-    .number({ error: 'Quantity is required' })
-    .min(0.25, 'Quantity must be between ¼ and 50')
-    .max(50, 'Quantity must be between ¼ and 50')
-    .refine((q) => Number.isInteger(q * 4), 'Quantity must be a whole number, or a quarter, half or three quarters'),
-  unit: z.enum(unitNames, { error: `Unit must be one of ${unitNames.join(', ')}` }),
-  /** Weight of the portion in grams (cooked weight for cooked food). */
-  grams: z.number().int('Grams must be a whole number').min(1, 'Grams must be between 1 and 5000').max(5000).optional(),
-  /** Volume for drinks, in millilitres. */
-  ml: z.number().int('Millilitres must be a whole number').min(1, 'Millilitres must be between 1 and 5000').max(5000).optional(),
-});
+export const portionSchema = z
+  .object({
+    quantity: z
+      .number({ error: 'Quantity is required' })
+      .positive('Quantity must be more than 0')
+      .max(MAX_METRIC, `Quantity must be at most ${MAX_METRIC}`),
+    unit: measure,
+    /** Weight of the portion in grams (cooked weight for cooked food). */
+    grams: z
+      .number()
+      .int('Grams must be a whole number')
+      .min(1, 'Grams must be between 1 and 5000')
+      .max(5000, 'Grams must be between 1 and 5000')
+      .optional(),
+    /** Volume for drinks, in millilitres. */
+    ml: z
+      .number()
+      .int('Millilitres must be a whole number')
+      .min(1, 'Millilitres must be between 1 and 5000')
+      .max(5000, 'Millilitres must be between 1 and 5000')
+      .optional(),
+  })
+  .superRefine((p, ctx) => {
+    const metric = p.unit === 'g' || p.unit === 'ml';
+    if (metric && !Number.isInteger(p.quantity)) {
+      ctx.addIssue({ code: 'custom', path: ['quantity'], message: `Give ${p.unit === 'g' ? 'grams' : 'millilitres'} as a whole number` });
+    } else if (!metric && (p.quantity < 0.25 || p.quantity > MAX_SERVINGS)) {
+      ctx.addIssue({ code: 'custom', path: ['quantity'], message: `Quantity must be between ¼ and ${MAX_SERVINGS}` });
+    } else if (!metric && !Number.isInteger(p.quantity * 4)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['quantity'],
+        message: 'Quantity must be a whole number, or a quarter, half or three quarters',
+      });
+    }
+  });
 export type Portion = z.infer<typeof portionSchema>;
 
+/**
+ * One food of a meal: its name as printed and, once the dietitian links it to the food library, the
+ * food or recipe it is (then it adds up). Items of older plans are free text and stay so until linked.
+ */
 export const mealItemSchema = z.object({
   food: requiredText('Food is required', 200),
+  foodId: foodQuantity.shape.foodId.optional(),
   portion: portionSchema,
 });
+export type MealItem = z.infer<typeof mealItemSchema>;
 
 export const mealSchema = z.object({
   /** 24-hour 'HH:MM'. */
@@ -159,6 +183,8 @@ export const composedDietPlanSchema = z
     days: z.array(planDaySchema).min(1, 'Add at least one day').max(31, 'A plan can have at most 31 days'),
     /** General guidance printed after the table (water, activity, swaps, budget...). */
     guidelines: z.array(requiredText('Guideline is required', 300)).max(20).default([]),
+    /** Print each day's nutrient totals (of its linked foods) under the day in the PDF. */
+    showTotals: z.boolean({ error: 'showTotals must be true or false' }).default(false),
   })
   .refine(rangeOk, rangeError);
 export type ComposedDietPlan = z.infer<typeof composedDietPlanSchema>;
@@ -254,3 +280,27 @@ export const dietPlanDetail = dietPlanSummary.extend({
   pdfURL: z.string(),
 });
 export type DietPlanDetail = z.infer<typeof dietPlanDetail>;
+
+/* The console's inputs and answers (admin.dietPlans.*, server/diet-plan/console.ts). */
+
+/** The upload form (the file is checked by content on the server). */
+export const uploadForm = uploadFields.refine(rangeOk, rangeError);
+export const uploadDietPlanInput = uploadFields
+  .extend({ clientId: idField('clientId'), pdfBase64, acknowledgeWarnings })
+  .refine(rangeOk, rangeError);
+
+export const composeDietPlanInput = z.object({ clientId: idField('clientId'), plan: composedDietPlanSchema, acknowledgeWarnings });
+/** Renders without saving (the composer's preview). */
+export const previewDietPlanInput = z.object({ clientId: idField('clientId'), plan: composedDietPlanSchema });
+
+export const listDietPlansAdminInput = pageInput.extend({ clientId: idField('clientId').optional() });
+export const versionPdfInput = z.object({ id: idField('id'), version: intField('version', 1) });
+
+export const dietPlanPage = pageOf(dietPlanSummary);
+
+export const pdfFile = z.object({ filename: z.string(), base64: z.string() });
+export const savedDietPlan = z.object({ id: z.number().int(), version: z.number().int(), message: z.string() });
+
+/* How a plan prints its portions and adds up: browser-safe code the screens share with the server. */
+export * from './portion.js';
+export * from './nutrition.js';

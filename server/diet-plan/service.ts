@@ -105,8 +105,8 @@ export async function openSignedPdf(
 
 type Deps = Pick<AppDeps, 'db' | 'secret' | 'config'>;
 
-const PLAN_MISSING = 'That diet plan does not exist.';
-const fullName = (u: { first_name: string; last_name: string | null }) => `${u.first_name} ${u.last_name ?? ''}`.trim();
+export const PLAN_MISSING = 'That diet plan does not exist.';
+export const fullName = (u: { first_name: string; last_name: string | null }) => `${u.first_name} ${u.last_name ?? ''}`.trim();
 
 /** The bytes of an uploaded file, checked by content (a PDF header and end marker, at most 10 MB). */
 export function decodePdf(base64: string): Uint8Array {
@@ -116,19 +116,11 @@ export function decodePdf(base64: string): Uint8Array {
   return pdf;
 }
 
-async function clientNameOf(db: Db, clientId: number) {
+export async function clientNameOf(db: Db, clientId: number) {
   const client = await findClientAccount(db, clientId);
   if (!client) throw clientNotFound('clientId');
   return fullName(client);
 }
-
-/** Renders the composed plan with the client's and the dietitian's names on it. */
-async function render(db: Db, actor: SessionUser, clientId: number, plan: ComposedDietPlan) {
-  const clientName = await clientNameOf(db, clientId);
-  return renderDietPlanPdf({ ...plan, clientName, dietitian: actor });
-}
-
-const mealCount = (plan: ComposedDietPlan) => plan.days.reduce((n, d) => n + d.meals.length, 0);
 
 /* Warnings: a plan that is probably a mistake is saved only once the dietitian confirms it. */
 
@@ -160,7 +152,7 @@ export async function overlapWarning(db: Db, clientId: number, range: { from: st
 }
 
 /** 409 until the caller has seen the warnings and sends acknowledgeWarnings: true. */
-function requireAcknowledged(warnings: (string | null)[], acknowledged: boolean | undefined) {
+export function requireAcknowledged(warnings: (string | null)[], acknowledged: boolean | undefined) {
   const found = warnings.filter((w): w is string => w !== null);
   if (found.length === 0 || acknowledged) return;
   throw new AppError('CONFLICT', `${found.join(' ')} Confirm to save it anyway.`, { fieldErrors: { acknowledgeWarnings: found } });
@@ -186,7 +178,7 @@ export async function listAllDietPlans(db: Db, input: { clientId?: number; page:
 }
 
 /** A composed plan as stored (JSON text on one driver, an object on the other); null if it no longer parses. */
-function storedContent(content: unknown): ComposedDietPlan | null {
+export function storedContent(content: unknown): ComposedDietPlan | null {
   const parsed = composedDietPlanSchema.safeParse(typeof content === 'string' ? JSON.parse(content) : content);
   return parsed.success ? parsed.data : null;
 }
@@ -253,115 +245,6 @@ export async function uploadPlan(
       details: { clientId: created.clientId, title: created.title, from: created.from, to: created.to, bytes: created.bytes },
     });
     return { id: created.id, version: 1, message: `"${created.title}" is now in the client’s diet plans.` };
-  });
-  await mailDietPlanPublished(deps, saved.id);
-  return saved;
-}
-
-/** A new plan composed of days × meals, rendered into a branded PDF on the server. */
-export async function composePlan(
-  deps: MailDeps,
-  actor: SessionUser,
-  input: { clientId: number; plan: ComposedDietPlan; acknowledgeWarnings?: boolean },
-) {
-  // Warnings first (a client that does not exist is a 404 before them): the render is the slow part.
-  await clientNameOf(deps.db, input.clientId);
-  requireAcknowledged([coverageWarning(input.plan), await overlapWarning(deps.db, input.clientId, input.plan)], input.acknowledgeWarnings);
-  const pdf = await render(deps.db, actor, input.clientId, input.plan);
-  const saved = await deps.db.transaction().execute(async (trx) => {
-    const { plan } = input;
-    const created = await createDietPlan(trx, {
-      clientId: input.clientId,
-      title: plan.title,
-      from: plan.from,
-      to: plan.to,
-      pdf,
-      createdBy: actor.id,
-    });
-    await repo.setComposedContent(trx, created.id, plan);
-    await recordAudit(trx, actor, {
-      action: 'diet_plan.composed',
-      entity: 'diet_plan',
-      entityId: created.id,
-      summary: `Composed diet plan "${plan.title}" (${formatDay(plan.from)} to ${formatDay(plan.to)}, ${plan.days.length} days, ${mealCount(plan)} meals) for client #${input.clientId}`,
-      details: { clientId: input.clientId, title: plan.title, from: plan.from, to: plan.to, days: plan.days.length, bytes: pdf.byteLength },
-    });
-    return { id: created.id, version: 1, message: `"${plan.title}" was rendered to PDF and is now in the client’s diet plans.` };
-  });
-  await mailDietPlanPublished(deps, saved.id);
-  return saved;
-}
-
-/** The composer's preview: the PDF exactly as it would be saved, without saving it. */
-export async function previewPlan(db: Db, actor: SessionUser, input: { clientId: number; plan: ComposedDietPlan }) {
-  const pdf = await render(db, actor, input.clientId, input.plan);
-  return { filename: `preview-${input.plan.from}-to-${input.plan.to}.pdf`, base64: Buffer.from(pdf).toString('base64') };
-}
-
-/**
- * Editing makes a new version: the current one is archived (in the same
- * transaction) and the plan row, which the client's list reads, becomes the
- * new one. Refused when someone saved a newer version since the editor opened it.
- */
-export async function revisePlan(deps: MailDeps, actor: SessionUser, input: ReviseDietPlanInput) {
-  const { db } = deps;
-  const uploaded = input.source === 'upload' && input.pdfBase64 ? decodePdf(input.pdfBase64) : undefined;
-  const current = await repo.findPlanWithClient(db, input.id);
-  if (!current) throw notFound(PLAN_MISSING);
-  // An edit is asked to confirm only what it changes: a plan saved over its warnings once is not asked again.
-  const dates = input.source === 'composed' ? input.plan : input;
-  const datesChanged = dates.from !== current.from_date || dates.to !== current.to_date;
-  const daysBefore = current.content === null ? null : storedContent(current.content)?.days.length;
-  requireAcknowledged(
-    [
-      input.source === 'composed' && (datesChanged || daysBefore !== input.plan.days.length) ? coverageWarning(input.plan) : null,
-      datesChanged ? await overlapWarning(db, current.client_id, dates, input.id) : null,
-    ],
-    input.acknowledgeWarnings,
-  );
-  const rendered = input.source === 'composed' ? await render(db, actor, current.client_id, input.plan) : undefined;
-  const saved = await db.transaction().execute(async (trx) => {
-    const locked = await repo.lockPlanWithClient(trx, input.id);
-    if (!locked) throw notFound(PLAN_MISSING);
-    if (locked.version !== input.expectedVersion) {
-      throw conflict(
-        `This plan was changed by someone else while you were editing (it is now version ${locked.version}). Reload it to see their changes, then edit again.`,
-      );
-    }
-    if (input.source === 'upload' && !uploaded && locked.source === 'composed') {
-      const message = 'Choose a PDF file to upload: this plan is composed, so there is no uploaded PDF to keep.';
-      throw badRequest(message, { pdfBase64: [message] });
-    }
-    const version = locked.version + 1;
-    await repo.archiveCurrentVersion(trx, input.id);
-    const next =
-      input.source === 'composed'
-        ? {
-            title: input.plan.title,
-            from: input.plan.from,
-            to: input.plan.to,
-            source: 'composed' as const,
-            content: input.plan,
-            pdf: rendered,
-          }
-        : { title: input.title, from: input.from, to: input.to, source: 'upload' as const, content: null, pdf: uploaded };
-    await repo.writeNewVersion(trx, input.id, version, { ...next, createdBy: actor.id });
-    await recordAudit(trx, actor, {
-      action: 'diet_plan.revised',
-      entity: 'diet_plan',
-      entityId: input.id,
-      summary: `Saved version ${version} of diet plan "${next.title}" (${formatDay(next.from)} to ${formatDay(next.to)}) for ${fullName(locked)}`,
-      details: {
-        clientId: locked.client_id,
-        version,
-        source: next.source,
-        title: next.title,
-        from: next.from,
-        to: next.to,
-        newPdf: Boolean(next.pdf),
-      },
-    });
-    return { id: input.id, version, message: `Version ${version} saved: the client now sees it.` };
   });
   await mailDietPlanPublished(deps, saved.id);
   return saved;

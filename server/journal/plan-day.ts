@@ -1,16 +1,8 @@
-import { HOUSEHOLD_UNITS, composedDietPlanSchema, type PlanDay, type Portion } from '../diet-plan/schema.js';
+import { composedDietPlanSchema, type PlanDay, portionText } from '../diet-plan/schema.js';
 import type { Db } from '../db/index.js';
 import { daysFrom, weekdayOf } from './schema.js';
 import * as repo from './repo.js';
 import type { PlanMeals } from './schema.js';
-
-/** '1 katori', '2 rotis (120 g)'. */
-function portionText(p: Portion): string {
-  const unit = HOUSEHOLD_UNITS[p.unit];
-  const amount = p.quantity === 0.5 ? '½' : p.quantity === 0.25 ? '¼' : p.quantity === 0.75 ? '¾' : String(p.quantity);
-  const extra = p.grams ? ` (${p.grams} g)` : p.ml ? ` (${p.ml} ml)` : '';
-  return `${amount} ${p.quantity > 1 ? unit.many : unit.one}${extra}`;
-}
 
 /**
  * Which of a plan's days a date falls on: a day labelled with its weekday

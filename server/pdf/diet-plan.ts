@@ -1,13 +1,10 @@
 import { formatDay } from '../format.js';
 import { BRAND } from '../brand.js';
-import {
-  type ComposedDietPlan,
-  type ComposedDietPlanInput,
-  composedDietPlanSchema,
-  HOUSEHOLD_UNITS,
-  type Meal,
-  type Portion,
-} from '../diet-plan/schema.js';
+import { analysePlan, type DayAnalysis, type PlanFood, type PlanTotal } from '../diet-plan/nutrition.js';
+import { portionText, timeText } from '../diet-plan/portion.js';
+import { type ComposedDietPlan, type ComposedDietPlanInput, composedDietPlanSchema, type Meal } from '../diet-plan/schema.js';
+import { quantityNumberText } from '../nutrition/measures.js';
+import { formatNutrient, HEADLINE_NUTRIENTS, NUTRIENTS, type NutrientKey } from '../nutrition/nutrients.js';
 import { badRequest, issueMessage, zodFieldErrors } from '../errors.js';
 import { isCalendarDate } from '../validation.js';
 import { pdfPool } from './pool.js';
@@ -24,6 +21,10 @@ export type DietPlanPdfInput = ComposedDietPlanInput & {
   dietitian: { firstName: string; lastName: string };
   /** 'YYYY-MM-DD' printed as the issue date; defaults to today (UTC). */
   issuedOn?: string;
+  /** The foods the plan links to: linked items print their grams, and each day its totals when the plan asks. */
+  foods?: readonly PlanFood[];
+  /** The nutrients a day's totals list (the headline five by default; a client's chosen micronutrients after them). */
+  totals?: readonly NutrientKey[];
 };
 
 const COLOR = {
@@ -74,27 +75,10 @@ const TYPE = {
 
 /* ------------------------------ formatting ------------------------------ */
 
-const FRACTIONS: Record<number, string> = { 0.25: '¼', 0.5: '½', 0.75: '¾' };
-
-/** 1.5 → '1½', 0.25 → '¼', 2 → '2'. */
-export function formatQuantity(quantity: number): string {
-  const whole = Math.floor(quantity);
-  const fraction = FRACTIONS[Math.round((quantity - whole) * 4) / 4] ?? '';
-  return `${whole > 0 || !fraction ? whole : ''}${fraction}`;
-}
-
-/** '1 katori (150 g)', '2 rotis (60 g)', '1 glass (250 ml)'. */
-export function formatPortion(p: Portion): string {
-  const unit = HOUSEHOLD_UNITS[p.unit];
-  const metric = [p.grams !== undefined ? `${p.grams} g` : null, p.ml !== undefined ? `${p.ml} ml` : null].filter(Boolean).join(', ');
-  return `${formatQuantity(p.quantity)} ${p.quantity > 1 ? unit.many : unit.one}${metric ? ` (${metric})` : ''}`;
-}
-
-/** '07:30' → '7:30 am', '13:00' → '1:00 pm'. */
-export function formatTime(hhmm: string): string {
-  const [h = 0, m = 0] = hhmm.split(':').map(Number);
-  return `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'am' : 'pm'}`;
-}
+/** The one wording of quantities, portions and times (server/diet-plan/portion.ts), under the names this module had. */
+export const formatQuantity = quantityNumberText;
+export const formatPortion = portionText;
+export const formatTime = timeText;
 
 export { formatDay };
 export const formatDateRange = (from: string, to: string) => `${formatDay(from)} – ${formatDay(to)}`;
@@ -110,6 +94,10 @@ export const dietitianOnPlan = (d: { firstName: string; lastName: string }) =>
 /* -------------------------------- layout -------------------------------- */
 
 type People = { clientName: string; dietitianName: string; issuedOn: string };
+/** What the plan adds up to, per day (from the foods it links to), and which nutrients a day's total lists. */
+type Sums = { days: DayAnalysis[]; totals: NutrientKey[] };
+
+const TOTALS_HEIGHT_MIN = 26;
 
 class DietPlanLayout {
   private y: number = MARGIN.top;
@@ -118,23 +106,26 @@ class DietPlanLayout {
     private readonly doc: PdfDoc,
     private readonly plan: ComposedDietPlan,
     private readonly people: People,
+    private readonly sums: Sums,
   ) {}
 
   draw() {
     this.coverHeader();
-    for (const day of this.plan.days) {
+    for (const [d, day] of this.plan.days.entries()) {
       const first = day.meals[0];
-      this.ensureSpace(DAY_HEADING_HEIGHT + TABLE_HEADER_HEIGHT + (first ? this.mealHeight(first) : 0) + 12);
+      this.ensureSpace(DAY_HEADING_HEIGHT + TABLE_HEADER_HEIGHT + (first ? this.mealHeight(first, d, 0) : 0) + 12);
       this.y += 6;
       this.dayHeading(day.label);
-      for (const meal of day.meals) {
-        const height = this.mealHeight(meal);
+      for (const [m, meal] of day.meals.entries()) {
+        const height = this.mealHeight(meal, d, m);
         if (this.y + height > MAX_Y) {
           this.newPage();
           this.dayHeading(`${day.label} (continued)`);
         }
-        this.mealRow(meal, height);
+        this.mealRow(meal, height, d, m);
       }
+      const total = this.sums.days[d]?.total;
+      if (this.plan.showTotals && total) this.dayTotals(day.label, total);
       this.y += 10;
     }
     this.guidelines();
@@ -247,7 +238,14 @@ class DietPlanLayout {
     this.rule(COLOR.brandLine);
   }
 
-  private mealHeight(meal: Meal): number {
+  /** An item's portion: a linked item without weighed grams prints the grams its food's measure gives. */
+  private portionOf(item: Meal['items'][number], d: number, m: number, i: number): string {
+    const grams = this.sums.days[d]?.meals[m]?.items[i]?.grams;
+    const known = item.portion.grams === undefined && item.foodId !== undefined && grams != null ? Math.round(grams) : item.portion.grams;
+    return formatPortion({ ...item.portion, grams: known });
+  }
+
+  private mealHeight(meal: Meal, d: number, m: number): number {
     const time =
       this.measure(formatTime(meal.time), TYPE.time, COLUMNS.time.inner) + 2 + this.measure(meal.name, TYPE.mealName, COLUMNS.time.inner);
     const items = meal.items.reduce(
@@ -256,7 +254,7 @@ class DietPlanLayout {
         (i > 0 ? ITEM_GAP : 0) +
         Math.max(
           this.measure(item.food, TYPE.food, COLUMNS.food.inner),
-          this.measure(formatPortion(item.portion), TYPE.portion, COLUMNS.portion.inner),
+          this.measure(this.portionOf(item, d, m, i), TYPE.portion, COLUMNS.portion.inner),
         ),
       0,
     );
@@ -264,7 +262,7 @@ class DietPlanLayout {
     return Math.max(time, items, notes) + 2 * CELL_PAD_Y;
   }
 
-  private mealRow(meal: Meal, height: number) {
+  private mealRow(meal: Meal, height: number, d: number, m: number) {
     const top = this.y + CELL_PAD_Y;
     const { time, food, portion, notes } = COLUMNS;
     const timeText = formatTime(meal.time);
@@ -273,8 +271,8 @@ class DietPlanLayout {
     this.write(meal.name, time.x + CELL_PAD_X, nameY, { ...TYPE.mealName, color: COLOR.muted, width: time.inner });
 
     let itemY = top;
-    for (const item of meal.items) {
-      const portionText = formatPortion(item.portion);
+    for (const [i, item] of meal.items.entries()) {
+      const portionText = this.portionOf(item, d, m, i);
       this.write(item.food, food.x + CELL_PAD_X, itemY, { ...TYPE.food, color: COLOR.ink, width: food.inner });
       this.write(portionText, portion.x + CELL_PAD_X, itemY, { ...TYPE.portion, color: COLOR.ink, width: portion.inner });
       itemY += Math.max(this.measure(item.food, TYPE.food, food.inner), this.measure(portionText, TYPE.portion, portion.inner)) + ITEM_GAP;
@@ -282,6 +280,33 @@ class DietPlanLayout {
     if (meal.notes) this.write(meal.notes, notes.x + CELL_PAD_X, top, { ...TYPE.notes, color: COLOR.muted, width: notes.inner });
     this.y += height;
     this.rule(COLOR.rule);
+  }
+
+  /**
+   * A day's totals under its meals: each listed nutrient summed over the day's linked foods, and a
+   * note of what is not counted (free-text items, nutrients some foods do not know).
+   */
+  private dayTotals(label: string, total: PlanTotal) {
+    const amounts = this.sums.totals
+      .filter((key) => total.values[key] !== undefined)
+      .map((key) => `${NUTRIENTS[key].label} ${formatNutrient(key, total.values[key] ?? 0)}`);
+    const parts = [amounts.length > 0 ? amounts.join(' · ') : 'No foods of this day are linked to the food library.'];
+    if (total.unlinked > 0 && amounts.length > 0)
+      parts.push(`Not counted: ${total.unlinked} ${total.unlinked === 1 ? 'item' : 'items'} without a linked food.`);
+    const short = this.sums.totals.filter((key) => total.missing[key] && total.values[key] !== undefined);
+    if (short.length > 0)
+      parts.push(`Some foods do not list ${short.map((k) => NUTRIENTS[k].label.toLowerCase()).join(', ')}: those sums may be low.`);
+    const text = parts.join('  ');
+    const heading = `${label}: daily total`;
+    const style = { weight: 'regular' as const, size: 9 };
+    const width = CONTENT_WIDTH - 2 * CELL_PAD_X;
+    const height = Math.max(TOTALS_HEIGHT_MIN, 14 + this.measure(text, style, width) + 2 * CELL_PAD_Y);
+    this.ensureSpace(height);
+    this.doc.rect(MARGIN.left, this.y, CONTENT_WIDTH, height).fill(COLOR.brandTint);
+    this.write(heading, MARGIN.left + CELL_PAD_X, this.y + CELL_PAD_Y, { weight: 'semibold', size: 9, color: COLOR.brandDark, width });
+    this.write(text, MARGIN.left + CELL_PAD_X, this.y + CELL_PAD_Y + 13, { ...style, color: COLOR.ink, width });
+    this.y += height;
+    this.rule(COLOR.brandLine);
   }
 
   private rule(color: string) {
@@ -363,7 +388,7 @@ class DietPlanLayout {
 }
 
 /** What a worker needs to draw a plan: checked on the caller's side, plain data only. */
-export type DietPlanDrawing = { plan: ComposedDietPlan; people: People };
+export type DietPlanDrawing = { plan: ComposedDietPlan; people: People; sums: Sums };
 
 /** A composed plan checked for drawing; invalid input is a 400 naming the first problem. */
 export function prepareDietPlanPdf(input: DietPlanPdfInput): DietPlanDrawing {
@@ -376,11 +401,17 @@ export function prepareDietPlanPdf(input: DietPlanPdfInput): DietPlanDrawing {
   if (input.issuedOn !== undefined && !isCalendarDate(input.issuedOn)) {
     throw badRequest('Use a real date in the form YYYY-MM-DD', { issuedOn: ['Use a real date in the form YYYY-MM-DD'] });
   }
-  return { plan: parsed.data, people: { clientName, dietitianName, issuedOn: input.issuedOn ?? new Date().toISOString().slice(0, 10) } };
+  const foods = new Map((input.foods ?? []).map((f) => [f.id, f]));
+  const sums: Sums = { days: analysePlan(parsed.data.days, foods), totals: [...(input.totals ?? HEADLINE_NUTRIENTS)] };
+  return {
+    plan: parsed.data,
+    people: { clientName, dietitianName, issuedOn: input.issuedOn ?? new Date().toISOString().slice(0, 10) },
+    sums,
+  };
 }
 
 /** The drawing itself: synchronous, CPU-bound work for a PDF worker thread (pool.ts). */
-export function drawDietPlanPdf({ plan, people }: DietPlanDrawing): Promise<Uint8Array> {
+export function drawDietPlanPdf({ plan, people, sums }: DietPlanDrawing): Promise<Uint8Array> {
   return renderPdf(
     {
       title: `${plan.title} — ${people.clientName}`,
@@ -388,7 +419,7 @@ export function drawDietPlanPdf({ plan, people }: DietPlanDrawing): Promise<Uint
       subject: `Diet plan for ${people.clientName}, ${formatDateRange(plan.from, plan.to)}`,
     },
     MARGIN,
-    (doc) => new DietPlanLayout(doc, plan, people).draw(),
+    (doc) => new DietPlanLayout(doc, plan, people, sums).draw(),
   );
 }
 

@@ -1,4 +1,4 @@
-import type { ComposedDietPlanInput, HouseholdUnit, Meal } from '../diet-plan/schema.js';
+import type { ComposedDietPlanInput, Measure, Meal } from '../diet-plan/schema.js';
 
 /**
  * Realistic Indian diet plans for the demo clients: a vegetarian weight-loss
@@ -7,7 +7,7 @@ import type { ComposedDietPlanInput, HouseholdUnit, Meal } from '../diet-plan/sc
  */
 
 type Item = Meal['items'][number];
-const food = (name: string, quantity: number, unit: HouseholdUnit, metric: { g?: number; ml?: number }): Item => ({
+const food = (name: string, quantity: number, unit: Measure, metric: { g?: number; ml?: number }): Item => ({
   food: name,
   portion: { quantity, unit, grams: metric.g, ml: metric.ml },
 });

@@ -1,15 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Copy, Eye, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { type Control, type FieldErrors, type UseFormRegister, useFieldArray, useForm } from 'react-hook-form';
 import {
-  type ComposedDietPlan,
-  type ComposedDietPlanInput,
-  composedDietPlanSchema,
-  HOUSEHOLD_UNITS,
-} from '../../../../server/diet-plan/schema';
+  type Control,
+  type FieldErrors,
+  type UseFormRegister,
+  type UseFormSetValue,
+  useFieldArray,
+  useForm,
+  useWatch,
+} from 'react-hook-form';
+import { type ComposedDietPlan, type ComposedDietPlanInput, composedDietPlanSchema, MEASURES } from '../../../../server/diet-plan/schema';
+import { MEASURE_KEYS, type Measure, parseQuantity } from '../../../../server/nutrition/measures';
+import type { FoodSummary } from '../../../../server/nutrition/schema';
 import { Button } from '../../../components/ui/Button';
 import { FieldErrorLines, SelectField, TextAreaField, TextField } from '../../../components/ui/Field';
+import { PlanSumsProvider, usePlanSums } from './plan-sums';
+import { DaySums, ItemFood, MealSums } from './PlanSumsView';
 
 type Form = ComposedDietPlanInput;
 type Errors = FieldErrors<Form>;
@@ -17,9 +24,26 @@ type Errors = FieldErrors<Form>;
 /** Number inputs: blank is "not given", anything else a number (zod says what is wrong). */
 const num = { setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? undefined : Number(v)) };
 
-const UNITS = Object.keys(HOUSEHOLD_UNITS) as (keyof typeof HOUSEHOLD_UNITS)[];
+/**
+ * The quantity as typed: "1½", "1 1/2", "1.5", or with its measure ("1½ katori", "150 g": the measure
+ * is then chosen too). Blank is "not given"; anything else that is no number is NaN, which the schema
+ * answers with what to type.
+ */
+const amount = {
+  setValueAs: (v: unknown) => {
+    if (v === '' || v === null || v === undefined) return undefined;
+    if (typeof v === 'number') return v;
+    const text = String(v).trim();
+    const parsed = parseQuantity(text) ?? parseQuantity(`${text} g`);
+    return parsed ? parsed.quantity : Number.NaN;
+  },
+};
 
-const newItem = () => ({ food: '', portion: { quantity: 1, unit: 'katori' as const, grams: undefined as number | undefined } });
+const newItem = () => ({
+  food: '',
+  foodId: undefined as number | undefined,
+  portion: { quantity: 1, unit: 'katori' as Measure, grams: undefined as number | undefined },
+});
 const newMeal = (time = '08:00', name = 'Breakfast') => ({ time, name, items: [newItem()], notes: '' });
 const plusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -35,6 +59,7 @@ export function blankPlan(today: string): Form {
       },
     ],
     guidelines: [],
+    showTotals: false,
   };
 }
 
@@ -46,18 +71,22 @@ export function blankPlan(today: string): Form {
  */
 export function ComposeForm({
   defaults,
+  clientId,
   saveLabel,
   onSave,
   onPreview,
 }: {
   defaults: Form;
+  /** The client the plan is for: the sums are read against their targets. */
+  clientId?: number;
   saveLabel: string;
   onSave: (plan: ComposedDietPlan) => Promise<void>;
   onPreview: (plan: ComposedDietPlan) => Promise<void>;
 }) {
   const form = useForm<Form, unknown, ComposedDietPlan>({ resolver: zodResolver(composedDietPlanSchema), defaultValues: defaults });
-  const { control, register, formState } = form;
+  const { control, register, formState, setValue } = form;
   const errors = formState.errors;
+  const watchedDays = useWatch({ control, name: 'days' });
   const days = useFieldArray({ control, name: 'days' });
   const [guidelines, setGuidelines] = useState((defaults.guidelines ?? []).join('\n'));
   const withGuidelines = (plan: ComposedDietPlan): ComposedDietPlan => ({
@@ -69,101 +98,116 @@ export function ComposeForm({
   });
 
   return (
-    <form
-      method="post"
-      onSubmit={form.handleSubmit((plan) => onSave(withGuidelines(plan)))}
-      noValidate
-      className="flex flex-col gap-5"
-      data-testid="compose-form"
-    >
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <div className="sm:col-span-3">
-          <TextField label="Title" error={errors.title?.message} {...register('title')} />
+    <PlanSumsProvider days={watchedDays}>
+      <form
+        method="post"
+        onSubmit={form.handleSubmit((plan) => onSave(withGuidelines(plan)))}
+        noValidate
+        className="flex flex-col gap-5"
+        data-testid="compose-form"
+      >
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+          <div className="sm:col-span-3">
+            <TextField label="Title" error={errors.title?.message} {...register('title')} />
+          </div>
+          <TextField label="From" type="date" error={errors.from?.message} {...register('from')} />
+          <TextField label="To" type="date" error={errors.to?.message} {...register('to')} />
         </div>
-        <TextField label="From" type="date" error={errors.from?.message} {...register('from')} />
-        <TextField label="To" type="date" error={errors.to?.message} {...register('to')} />
-      </div>
 
-      {(errors.days?.root?.message ?? errors.days?.message) && (
-        <p role="alert" className="text-sm text-red-700">
-          {errors.days?.root?.message ?? errors.days?.message}
-        </p>
-      )}
-      {days.fields.map((day, d) => (
-        <fieldset key={day.id} className="rounded-2xl border border-slate-200 bg-slate-50/60 p-3 sm:p-4" data-testid="compose-day">
-          <legend className="sr-only">Day {d + 1}</legend>
-          <div className="mb-3 grid grid-cols-[minmax(0,1fr)_auto_auto] items-end gap-2">
-            <div className="min-w-0">
-              <TextField
-                id={`day-${day.id}-label`}
-                label={`Day ${d + 1}`}
-                placeholder="Monday, Day 1 or Mon, Wed, Fri"
-                error={errors.days?.[d]?.label?.message}
-                errorApart
-                {...register(`days.${d}.label`)}
+        {(errors.days?.root?.message ?? errors.days?.message) && (
+          <p role="alert" className="text-sm text-red-700">
+            {errors.days?.root?.message ?? errors.days?.message}
+          </p>
+        )}
+        {days.fields.map((day, d) => (
+          <fieldset key={day.id} className="rounded-2xl border border-slate-200 bg-slate-50/60 p-3 sm:p-4" data-testid="compose-day">
+            <legend className="sr-only">Day {d + 1}</legend>
+            <div className="mb-3 grid grid-cols-[minmax(0,1fr)_auto_auto] items-end gap-2">
+              <div className="min-w-0">
+                <TextField
+                  id={`day-${day.id}-label`}
+                  label={`Day ${d + 1}`}
+                  placeholder="Monday, Day 1 or Mon, Wed, Fri"
+                  error={errors.days?.[d]?.label?.message}
+                  errorApart
+                  {...register(`days.${d}.label`)}
+                />
+              </div>
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => days.insert(d + 1, structuredClone(form.getValues(`days.${d}`)))}
+                aria-label={`Copy day ${d + 1}`}
+              >
+                <Copy className="h-4 w-4" aria-hidden="true" />
+                Copy
+              </Button>
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => days.remove(d)}
+                disabled={days.fields.length === 1}
+                aria-label={`Remove day ${d + 1}`}
+              >
+                <Trash2 className="h-4 w-4" aria-hidden="true" />
+              </Button>
+              <FieldErrorLines
+                className="col-span-full"
+                errors={[{ id: `day-${day.id}-label`, label: `Day ${d + 1}`, message: errors.days?.[d]?.label?.message }]}
               />
             </div>
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => days.insert(d + 1, structuredClone(form.getValues(`days.${d}`)))}
-              aria-label={`Copy day ${d + 1}`}
-            >
-              <Copy className="h-4 w-4" aria-hidden="true" />
-              Copy
-            </Button>
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => days.remove(d)}
-              disabled={days.fields.length === 1}
-              aria-label={`Remove day ${d + 1}`}
-            >
-              <Trash2 className="h-4 w-4" aria-hidden="true" />
-            </Button>
-            <FieldErrorLines
-              className="col-span-full"
-              errors={[{ id: `day-${day.id}-label`, label: `Day ${d + 1}`, message: errors.days?.[d]?.label?.message }]}
-            />
-          </div>
-          <MealsEditor control={control} register={register} errors={errors} d={d} />
-        </fieldset>
-      ))}
-      <Button
-        variant="secondary"
-        className="self-start"
-        onClick={() => days.append({ label: `Day ${days.fields.length + 1}`, meals: [newMeal()] })}
-        disabled={days.fields.length >= 31}
-      >
-        <Plus className="h-4 w-4" aria-hidden="true" />
-        Add a day
-      </Button>
-
-      <TextAreaField
-        label="Guidelines"
-        rows={4}
-        hint="One per line: water, activity, swaps… printed after the meals."
-        value={guidelines}
-        onChange={(e) => setGuidelines(e.target.value)}
-        error={errors.guidelines?.message ?? (Array.isArray(errors.guidelines) ? errors.guidelines.find(Boolean)?.message : undefined)}
-      />
-
-      <div className="flex flex-wrap justify-end gap-3">
-        <Button variant="secondary" onClick={() => void form.handleSubmit((plan) => onPreview(withGuidelines(plan)))()}>
-          <Eye className="h-4 w-4" aria-hidden="true" />
-          Preview PDF
+            <MealsEditor control={control} register={register} setValue={setValue} errors={errors} d={d} clientId={clientId} />
+            <DaySums d={d} clientId={clientId} />
+          </fieldset>
+        ))}
+        <Button
+          variant="secondary"
+          className="self-start"
+          onClick={() => days.append({ label: `Day ${days.fields.length + 1}`, meals: [newMeal()] })}
+          disabled={days.fields.length >= 31}
+        >
+          <Plus className="h-4 w-4" aria-hidden="true" />
+          Add a day
         </Button>
-        <Button type="submit" disabled={formState.isSubmitting}>
-          {saveLabel}
-        </Button>
-      </div>
-    </form>
+
+        <TextAreaField
+          label="Guidelines"
+          rows={4}
+          hint="One per line: water, activity, swaps… printed after the meals."
+          value={guidelines}
+          onChange={(e) => setGuidelines(e.target.value)}
+          error={errors.guidelines?.message ?? (Array.isArray(errors.guidelines) ? errors.guidelines.find(Boolean)?.message : undefined)}
+        />
+
+        <label className="flex min-h-11 items-center gap-3 self-start rounded-lg border border-slate-200 px-3 py-2 text-sm text-slate-800">
+          <input type="checkbox" className="h-5 w-5 accent-brand-700" {...register('showTotals')} />
+          Show daily totals in the PDF
+        </label>
+
+        <div className="flex flex-wrap justify-end gap-3">
+          <Button variant="secondary" onClick={() => void form.handleSubmit((plan) => onPreview(withGuidelines(plan)))()}>
+            <Eye className="h-4 w-4" aria-hidden="true" />
+            Preview PDF
+          </Button>
+          <Button type="submit" disabled={formState.isSubmitting}>
+            {saveLabel}
+          </Button>
+        </div>
+      </form>
+    </PlanSumsProvider>
   );
 }
 
-type Part = { control: Control<Form>; register: UseFormRegister<Form>; errors: Errors; d: number };
+type Part = {
+  control: Control<Form>;
+  register: UseFormRegister<Form>;
+  setValue: UseFormSetValue<Form>;
+  errors: Errors;
+  d: number;
+  clientId: number | undefined;
+};
 
-function MealsEditor({ control, register, errors, d }: Part) {
+function MealsEditor({ control, register, setValue, errors, d, clientId }: Part) {
   const meals = useFieldArray({ control, name: `days.${d}.meals` });
   const dayErrors = errors.days?.[d]?.meals;
   return (
@@ -221,7 +265,8 @@ function MealsEditor({ control, register, errors, d }: Part) {
                 ]}
               />
             </div>
-            <ItemsEditor control={control} register={register} errors={errors} d={d} m={m} />
+            <ItemsEditor control={control} register={register} setValue={setValue} errors={errors} d={d} m={m} clientId={clientId} />
+            <MealSums d={d} m={m} clientId={clientId} />
             <div className="mt-2">
               <TextField
                 label="Notes for this meal"
@@ -247,9 +292,23 @@ function MealsEditor({ control, register, errors, d }: Part) {
   );
 }
 
-function ItemsEditor({ control, register, errors, d, m }: Part & { m: number }) {
+function ItemsEditor({ control, register, setValue, errors, d, m }: Part & { m: number }) {
   const items = useFieldArray({ control, name: `days.${d}.meals.${m}.items` });
   const mealErrors = errors.days?.[d]?.meals?.[m]?.items;
+  const sums = usePlanSums();
+  const now = sums.plan[d]?.meals[m]?.items ?? [];
+  /** Links item i to a food: its name when none was written, and a measure the food has. */
+  const link = (i: number, food: FoodSummary) => {
+    const base = `days.${d}.meals.${m}.items.${i}` as const;
+    const current = now[i];
+    sums.remember(food);
+    setValue(`${base}.foodId`, food.id, { shouldDirty: true });
+    if (!current?.food.trim()) setValue(`${base}.food`, food.name, { shouldDirty: true });
+    const unit = current?.portion.unit;
+    if (unit !== 'g' && unit !== 'ml' && !food.portions.some((p) => p.unit === unit)) {
+      setValue(`${base}.portion.unit`, food.portions[0]?.unit ?? 'g', { shouldDirty: true });
+    }
+  };
   return (
     <div className="mt-3 flex flex-col gap-2">
       {(mealErrors?.root?.message ?? mealErrors?.message) && (
@@ -261,6 +320,12 @@ function ItemsEditor({ control, register, errors, d, m }: Part & { m: number }) 
         const e = mealErrors?.[i];
         const base = `days.${d}.meals.${m}.items.${i}` as const;
         const id = `item-${item.id}`;
+        const foodId = now[i]?.foodId;
+        const linked = foodId === undefined ? undefined : sums.foods.get(foodId);
+        const measureLabel = (u: Measure) => {
+          const grams = linked?.portions.find((p) => p.unit === u)?.grams;
+          return grams === undefined ? MEASURES[u].one : `${MEASURES[u].one} (${grams} g)`;
+        };
         return (
           <div
             key={item.id}
@@ -280,17 +345,23 @@ function ItemsEditor({ control, register, errors, d, m }: Part & { m: number }) 
             <TextField
               id={`${id}-qty`}
               label="Qty"
-              type="number"
-              step="0.25"
-              min="0.25"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="1½"
               error={e?.portion?.quantity?.message}
               errorApart
-              {...register(`${base}.portion.quantity`, num)}
+              {...register(`${base}.portion.quantity`, {
+                ...amount,
+                onChange: (event: { target: { value: string } }) => {
+                  const typed = parseQuantity(event.target.value);
+                  if (typed) setValue(`${base}.portion.unit`, typed.unit, { shouldDirty: true });
+                },
+              })}
             />
             <SelectField id={`${id}-unit`} label="Unit" error={e?.portion?.unit?.message} errorApart {...register(`${base}.portion.unit`)}>
-              {UNITS.map((u) => (
+              {MEASURE_KEYS.map((u) => (
                 <option key={u} value={u}>
-                  {HOUSEHOLD_UNITS[u].one}
+                  {measureLabel(u)}
                 </option>
               ))}
             </SelectField>
@@ -324,10 +395,18 @@ function ItemsEditor({ control, register, errors, d, m }: Part & { m: number }) 
             >
               <Trash2 className="h-4 w-4" aria-hidden="true" />
             </Button>
+            <ItemFood
+              d={d}
+              m={m}
+              i={i}
+              foodId={foodId}
+              onLink={(food) => link(i, food)}
+              onUnlink={() => setValue(`${base}.foodId`, undefined, { shouldDirty: true })}
+            />
             <FieldErrorLines
               className="col-span-full"
               errors={[
-                { id: `${id}-food`, label: 'Food', message: e?.food?.message },
+                { id: `${id}-food`, label: 'Food', message: e?.food?.message ?? e?.foodId?.message },
                 { id: `${id}-qty`, label: 'Qty', message: e?.portion?.quantity?.message },
                 { id: `${id}-unit`, label: 'Unit', message: e?.portion?.unit?.message },
                 { id: `${id}-grams`, label: 'Grams', message: e?.portion?.grams?.message },

@@ -174,6 +174,7 @@ function Editor({ existing, initialClient, initialMode }: { existing?: Existing;
         {mode === 'compose' ? (
           <ComposeForm
             defaults={composeDefaults}
+            clientId={existing?.client.id ?? clientChoice.client?.id}
             saveLabel={existing ? 'Save new version' : 'Save and render PDF'}
             onSave={onCompose}
             onPreview={onPreview}

@@ -12,7 +12,7 @@ import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatBytes, formatMoment, openPdf } from '../format';
 import { Badge, Facts, LoadError, Loading, Page, Table, td, th } from '../ui';
-import { portionText, timeText } from './portion';
+import { portionText, timeText } from '../../../../server/diet-plan/schema';
 
 export function DietPlanPage() {
   const trpc = useTRPC();

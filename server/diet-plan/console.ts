@@ -1,7 +1,6 @@
-import { adminProcedure, router } from '../../trpc/init.js';
-import { byId, messageResult } from '../../validation.js';
-import { dietPlanDetail, reviseDietPlanInput } from '../../diet-plan/schema.js';
-import * as service from '../../diet-plan/service.js';
+import { byId, messageResult } from '../validation.js';
+import { adminProcedure, router } from '../trpc/init.js';
+import { composePlan, previewPlan, revisePlan } from './compose.js';
 import {
   composeDietPlanInput,
   dietPlanPage,
@@ -11,9 +10,13 @@ import {
   savedDietPlan,
   uploadDietPlanInput,
   versionPdfInput,
+  dietPlanDetail,
+  reviseDietPlanInput,
 } from './schema.js';
+import * as service from './service.js';
 
-export const dietPlansRouter = router({
+/** Diet plans in the console (admin.dietPlans.*): every client's plans, upload, compose, preview, versions. */
+export const dietPlansConsoleRouter = router({
   list: adminProcedure
     .input(listDietPlansAdminInput)
     .output(dietPlanPage)
@@ -29,16 +32,16 @@ export const dietPlansRouter = router({
   compose: adminProcedure
     .input(composeDietPlanInput)
     .output(savedDietPlan)
-    .mutation(({ ctx, input }) => service.composePlan(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => composePlan(ctx.deps, ctx.user, input)),
   /** A mutation although it changes nothing: its input is a whole plan, too big for a query string. */
   preview: adminProcedure
     .input(previewDietPlanInput)
     .output(pdfFile)
-    .mutation(({ ctx, input }) => service.previewPlan(ctx.deps.db, ctx.user, input)),
+    .mutation(({ ctx, input }) => previewPlan(ctx.deps.db, ctx.user, input)),
   revise: adminProcedure
     .input(reviseDietPlanInput)
     .output(savedDietPlan)
-    .mutation(({ ctx, input }) => service.revisePlan(ctx.deps, ctx.user, input)),
+    .mutation(({ ctx, input }) => revisePlan(ctx.deps, ctx.user, input)),
   versionPdf: adminProcedure
     .input(versionPdfInput)
     .output(pdfFile)
