@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTIVITY_LEVELS } from '../care-record/schema.js';
+import type { ACTIVITY_LEVELS } from '../care-record/schema.js';
 import { HEADLINE_NUTRIENTS, NUTRIENT_KEYS, NUTRIENTS, type NutrientKey, type Nutrients } from './nutrients.js';
 
 /**
@@ -24,7 +24,6 @@ export const ACTIVITY_FACTORS = {
 } as const satisfies Record<keyof typeof ACTIVITY_LEVELS, number>;
 export type ActivityLevel = keyof typeof ACTIVITY_FACTORS;
 export const ACTIVITY_KEYS = Object.keys(ACTIVITY_FACTORS) as [ActivityLevel, ...ActivityLevel[]];
-export { ACTIVITY_LEVELS };
 
 /** Highest daily target the API takes per nutrient: far above any real need, low enough to catch a slip of the keyboard. */
 export const MAX_DAILY: Record<NutrientKey, number> = {

@@ -2,8 +2,8 @@ import { round, type NutrientKey, type Nutrients } from './nutrients.js';
 import { ACTIVITY_FACTORS, type SuggestionInput, type Suggestion } from './targets-schema.js';
 
 /**
- * Suggested daily targets for an adult, for the dietitian to accept or change (decision record
- * docs/decisions/nutrition-targets.md says where each number comes from). Browser-safe and pure.
+ * Suggested daily targets for an adult, for the dietitian to accept or change (decision 130 says
+ * where each number comes from). Browser-safe and pure.
  *
  * - Energy: resting energy by Mifflin–St Jeor (1990) × the activity factor.
  * - Protein: g per kg of body weight (ICMR–NIN 2020's adult RDA, 0.83 g/kg, unless the dietitian

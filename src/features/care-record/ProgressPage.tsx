@@ -1,4 +1,5 @@
 import { Page } from '../../components/ui/Page';
+import { MyTargetsCard } from '../nutrition/targets/MyTargetsCard';
 import { GoalsCard } from './GoalsCard';
 import { MeasurementsCard } from './MeasurementsCard';
 import { PhotosCard } from './PhotosCard';
@@ -11,6 +12,7 @@ export function ProgressPage() {
     <Page title="Goals & Progress" lead="Your goals, set with your dietitian, and how far you have come." width="max-w-4xl">
       <div className="flex flex-col gap-5">
         <GoalsCard />
+        <MyTargetsCard />
         <MeasurementsCard />
         <PhotosCard />
       </div>

@@ -19,6 +19,7 @@ import { SubscriptionTable } from '../subscriptions/SubscriptionTable';
 import { Badge, EmptyState, Facts, LoadError, Loading, Page, Pager } from '../ui';
 import { ClientSessionNotesCard } from '../../calls/ConsoleCallCards';
 import { ClientJournalCard } from '../../journal/ClientJournalCard';
+import { NutritionTargetsCard } from '../../nutrition/targets/TargetsPanel';
 import { WeekIntakeChart } from '../../journal/WeekIntakeChart';
 import { MessageClientButton } from '../messages/MessageClientButton';
 
@@ -79,6 +80,7 @@ export function ClientPage() {
           </div>
         </Card>
         <WeightCard id={c.id} />
+        <NutritionTargetsCard clientId={c.id} />
         <ClientJournalCard clientId={c.id} />
         <WeekIntakeChart clientId={c.id} />
         <PlansCard id={c.id} />

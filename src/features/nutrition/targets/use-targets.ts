@@ -23,7 +23,12 @@ export type NutritionTargets = {
  */
 export function useNutritionTargets(clientId?: number): NutritionTargets {
   const trpc = useTRPC();
-  const query = useQuery({ ...trpc.nutritionTargets.get.queryOptions(clientId === undefined ? {} : { clientId }), staleTime: 60_000 });
+  // A client's own answer is asked again on every mount: the dashboard keeps its last data for
+  // offline use, and numbers the dietitian has just hidden must not show from that copy.
+  const query = useQuery({
+    ...trpc.nutritionTargets.get.queryOptions(clientId === undefined ? {} : { clientId }),
+    staleTime: clientId === undefined ? 0 : 60_000,
+  });
   const view = query.data;
   const targets = view?.set && view.targets ? (view.targets as Nutrients) : null;
   return {
