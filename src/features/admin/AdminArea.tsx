@@ -30,6 +30,7 @@ import { useAdminCheck } from './use-admin-session';
 import { HydrationMark } from '../../components/HydrationMark';
 import { FoodEditorPage, NewFoodPage } from '../nutrition/console/FoodEditorPage';
 import { FoodsPage } from '../nutrition/console/FoodsPage';
+import { EditRecipePage, NewRecipePage } from '../nutrition/recipes/RecipeEditorPage';
 
 /**
  * The dietitian console: its own lazy chunk, mounted at /admin with `nest`
@@ -83,6 +84,8 @@ function Console() {
         <Route path="/diet-plans/:id" component={DietPlanPage} />
         <Route path="/foods" component={FoodsPage} />
         <Route path="/foods/new" component={NewFoodPage} />
+        <Route path="/foods/recipes/new" component={NewRecipePage} />
+        <Route path="/foods/recipes/:id" component={EditRecipePage} />
         <Route path="/foods/:id" component={FoodEditorPage} />
         <Route path="/subscriptions" component={SubscriptionsPage} />
         <Route path="/payments" component={PaymentsPage} />

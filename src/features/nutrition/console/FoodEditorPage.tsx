@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { Link, useLocation, useParams } from 'wouter';
 import { useLoadingOverlay } from '../../../components/LoadingOverlay';
-import { Button } from '../../../components/ui/Button';
+import { Button, buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { toastError } from '../../../lib/notify';
 import { toast } from '../../../lib/toast';
@@ -114,6 +114,9 @@ export function FoodEditorPage() {
             ))}
           </ul>
           <p className="mt-2 text-sm text-slate-600">Cooked weight {f.cookedGrams} g.</p>
+          <Link href={`/foods/recipes/${f.id}`} className={`mt-3 ${buttonClasses('secondary', 'sm')}`}>
+            Edit the recipe
+          </Link>
         </Card>
       )}
       <Card className="p-4 sm:p-6">

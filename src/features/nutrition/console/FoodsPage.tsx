@@ -37,10 +37,16 @@ export function FoodsPage() {
       title="Foods"
       lead="The food library behind plans and meals: values per 100 g of edible portion, household portions, names in English and Hindi."
       actions={
-        <Link href="/foods/new" className={buttonClasses('primary')}>
-          <Plus className="h-4 w-4" aria-hidden="true" />
-          Add a food
-        </Link>
+        <>
+          <Link href="/foods/recipes/new" className={buttonClasses('secondary')}>
+            <Plus className="h-4 w-4" aria-hidden="true" />
+            Add a recipe
+          </Link>
+          <Link href="/foods/new" className={buttonClasses('primary')}>
+            <Plus className="h-4 w-4" aria-hidden="true" />
+            Add a food
+          </Link>
+        </>
       }
     >
       <Card>
