@@ -65,7 +65,11 @@ export function connectPostgres(url: string, poolSize = 10, { namedStatements = 
   // A client that is checked out (between the queries of a transaction) has no error listener of the
   // pool's: when the server ends its connection (a restart: 57P01) the 'error' event would crash the
   // process. The query that was running fails on its own, and the pool drops the broken client on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    // Queued ahead of the first query the pool hands this client to.
+    client.query(SESSION_SETTINGS).catch(() => {});
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatements ? withNamedStatements(pool) : pool }) });
   const listeners = new Set<ReturnType<typeof createPgListener>>();
   return {
@@ -172,6 +176,13 @@ function createPgListener(url: string, channel: string, onPayload: (payload: str
   };
 }
 
+/**
+ * What every connection sets first. Food search (server/nutrition/foods-repo.ts) finds a name by
+ * a word like the typed text (pg_trgm's `<%`): the default threshold, 0.6, misses one wrong letter
+ * in a short word ("panner" against "Palak paneer" is 0.43); 0.4 finds it.
+ */
+export const SESSION_SETTINGS = 'set pg_trgm.word_similarity_threshold = 0.4';
+
 /** Postgres extensions the migrations create, loaded into every embedded database (food search uses pg_trgm). */
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
@@ -188,6 +199,7 @@ export async function connectPglite(dataDir: string | undefined, opts: { loadDat
     extensions: PGLITE_EXTENSIONS,
     parsers: { [pgliteTypes.INT8]: parseInt8, [pgliteTypes.DATE]: keepDateText },
   });
+  await client.exec(SESSION_SETTINGS);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   return {
     db,

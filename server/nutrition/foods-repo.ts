@@ -27,7 +27,10 @@ const summaryColumns = sql`f.id, f.kind, f.name, f.name_hi, f.food_group, f.sour
 /** `%`, `_` and `\` stand for themselves in a LIKE pattern. */
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Below this many characters a text has no trigram to match by: only names that start with it are found. */
+/**
+ * Below this many characters a text is too short to be like anything: names and their words that
+ * start with it are found (two letters still make the trigram index's " xy"), one letter only the names.
+ */
 export const TRIGRAM_MIN_LENGTH = 3;
 
 /**
@@ -44,10 +47,13 @@ export function searchFoodsQuery(text: string, userId: number | null, limit: num
   const q = sql`lower(${text})`;
   const prefix = sql`lower(${`${likeEscaped(text)}%`})`;
   const wordPrefix = sql`lower(${`% ${likeEscaped(text)}%`})`;
+  const length = [...text].length;
   const found =
-    [...text].length < TRIGRAM_MIN_LENGTH
+    length === 1
       ? sql`${name} like ${prefix}`
-      : sql`${name} like ${prefix} or ${name} like lower(${`%${likeEscaped(text)}%`}) or ${name} % ${q} or ${q} <% ${name}`;
+      : length < TRIGRAM_MIN_LENGTH
+        ? sql`${name} like ${prefix} or ${name} like ${wordPrefix}`
+        : sql`${name} like ${prefix} or ${name} like lower(${`%${likeEscaped(text)}%`}) or ${name} % ${q} or ${q} <% ${name}`;
   return sql<SummaryRow>`with matched as (
     select n.food_id,
       min(case when ${name} = ${q} then 0 when ${name} like ${prefix} or ${name} like ${wordPrefix} then 1 else 3 end) as tier,

@@ -38,8 +38,11 @@ describe('food search', () => {
     expect((await search(asha, 'Besan'))[0]).toBe(ids.chickpeaFlour);
   });
 
-  it('forgives typos: "panner" finds paneer, "arhr" and "tor dal" find red gram', async () => {
-    expect((await search(asha, 'panner')).slice(0, 2)).toContain(ids.paneer);
+  it('forgives typos: "panner" finds paneer and palak paneer, "tor dal" red gram dal, "moongfali" peanut', async () => {
+    const panner = await search(asha, 'panner');
+    expect(panner.slice(0, 2)).toContain(ids.paneer);
+    // One wrong letter in a word of a longer name too.
+    expect(panner).toContain(ids.palakPaneer);
     expect(await search(asha, 'tor dal')).toContain(ids.redGramDal);
     expect(await search(asha, 'moongfali')).toContain(ids.peanut);
   });
@@ -63,8 +66,11 @@ describe('food search', () => {
     expect(await search(ravi, 'pea')).toEqual(before);
   });
 
-  it('matches one or two letters by the start of a name only', async () => {
+  it('matches two letters by the start of a name or a word, one letter by the start of a name', async () => {
     expect((await search(asha, 'pa')).sort()).toEqual([ids.paneer, ids.palakPaneer].sort());
+    // "gram flour", "groundnut", "Peas, green" and the two "Red gram"s.
+    expect((await search(asha, 'gr')).sort()).toEqual([ids.chickpeaFlour, ids.peanut, ids.peas, ids.redGramDal, ids.redGramWhole].sort());
+    expect((await search(asha, 'b')).sort()).toEqual([ids.chickpeaFlour].sort());
     expect(await search(asha, 'x')).toEqual([]);
   });
 

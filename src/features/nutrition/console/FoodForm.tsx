@@ -5,10 +5,16 @@ import type { z } from 'zod';
 import type { createFoodInput } from '../../../../server/nutrition/foods-schema';
 import { FOOD_GROUP_KEYS, FOOD_GROUPS, defaultPortions, type FoodGroup } from '../../../../server/nutrition/groups';
 import { MEASURE_KEYS, MEASURES } from '../../../../server/nutrition/measures';
-import { NUTRIENT_KEYS, NUTRIENTS } from '../../../../server/nutrition/nutrients';
+import { NUTRIENT_KEYS, NUTRIENTS, type NutrientKey } from '../../../../server/nutrition/nutrients';
 import { Button } from '../../../components/ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/Field';
 import { type FoodFormValues, readFoodForm } from './food-form';
+
+/** "Protein (g)"; a label that names its unit already ("Energy (kJ)") keeps it once. */
+const nutrientLabel = (key: NutrientKey) => {
+  const { label, unit } = NUTRIENTS[key];
+  return label.includes(`(${unit})`) ? label : `${label} (${unit})`;
+};
 
 const HOUSEHOLD = MEASURE_KEYS.filter((k) => k !== 'g' && k !== 'ml');
 
@@ -93,7 +99,7 @@ export function FoodForm({
           {NUTRIENT_KEYS.map((key) => (
             <TextField
               key={key}
-              label={`${NUTRIENTS[key].label} (${NUTRIENTS[key].unit})`}
+              label={nutrientLabel(key)}
               inputMode="decimal"
               autoComplete="off"
               readOnly={valuesLocked}
