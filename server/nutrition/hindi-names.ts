@@ -284,7 +284,7 @@ const NAMES: Record<string, readonly [hindi: string, ...aliases: string[]]> = {
   // Milk and milk products
   L001: ['भैंस का दूध', 'bhains ka doodh', 'buffalo milk', 'doodh', 'milk'],
   L002: ['गाय का दूध', 'gaay ka doodh', 'cow milk', 'doodh', 'dudh', 'milk'],
-  L003: ['पनीर', 'paneer', 'panir', 'chhena', 'cottage cheese'],
+  L003: ['पनीर', 'paneer', 'panner', 'panir', 'chhena', 'cottage cheese'],
   L004: ['खोया', 'khoya', 'khoa', 'mawa', 'khova'],
   // Egg
   M001: ['अंडा (कच्चा)', 'anda', 'egg', 'whole egg', 'murgi ka anda'],

