@@ -6,9 +6,6 @@
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
-/** Mails and PDFs have no reader's time zone: they use the service's own. */
-export const SERVICE_TIME_ZONE = 'Asia/Kolkata';
-
 /** A calendar day ('YYYY-MM-DD' or a Date at UTC midnight) as `23 Nov 2026`. */
 export function formatDay(day: string | Date | null | undefined): string {
   if (!day) return 'Invalid date';

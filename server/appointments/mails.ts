@@ -4,7 +4,7 @@ import { composeMail } from '../mail/compose.js';
 import type { Mail, MailAttachment } from '../mail/mailer.js';
 import { visitorWords } from '../consultation/schema.js';
 import { APPOINTMENT_KIND_LABELS } from './schema.js';
-import { INDIA_TIME_ZONE } from './slots.js';
+import { SERVICE_TIME_ZONE } from '../time.js';
 
 /**
  * The appointment mails and their .ics invitation (decision 119). They name
@@ -125,8 +125,8 @@ export function formatWhen(at: Date, timeZone: string): string {
 
 /** The time as the person reads it, with India time beside it when their zone is another. */
 export function whenText(at: Date, timeZone?: string): string {
-  const india = formatWhen(at, INDIA_TIME_ZONE).replace('GMT+5:30', 'IST');
-  if (!timeZone || timeZone === INDIA_TIME_ZONE) return india;
+  const india = formatWhen(at, SERVICE_TIME_ZONE).replace('GMT+5:30', 'IST');
+  if (!timeZone || timeZone === SERVICE_TIME_ZONE) return india;
   return `${formatWhen(at, timeZone)} (${india} in India)`;
 }
 

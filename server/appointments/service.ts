@@ -29,19 +29,8 @@ import {
   periodStartOf,
   type SlotView,
 } from './schema.js';
-import {
-  addDays,
-  type Availability,
-  freeSlots,
-  INDIA_TIME_ZONE,
-  indiaDay,
-  indiaInstant,
-  isoWeekday,
-  type Slot,
-  sessionMinutes,
-  wallClock,
-  weekStart,
-} from './slots.js';
+import { type Availability, freeSlots, type Slot, sessionMinutes, wallClock } from './slots.js';
+import { addDays, DAY_MS, isoWeekday, mondayOf, SERVICE_TIME_ZONE, serviceDay, serviceInstant } from '../time.js';
 
 /**
  * Appointments (issue 26, decision 119): free slots from each dietitian's
@@ -57,7 +46,6 @@ import {
 export type AppointmentDeps = { db: Kysely<Database>; mailer: Mailer; config: Config; clock: () => Date; secret?: string };
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 export const DEFAULT_SETTINGS = { consultationMinutes: 30, followUpMinutes: 30, bufferMinutes: 10, bookable: true };
 /** How many next free slots a 409 offers. */
 const NEXT_SLOTS = 5;
@@ -116,7 +104,7 @@ async function offered(
 ): Promise<OfferedSlot[]> {
   if (ids.length === 0) return [];
   const all = await availabilities(db, ids, fromDay, toDay);
-  const [from, to] = [indiaInstant(fromDay, 0), indiaInstant(toDay, 0)];
+  const [from, to] = [serviceInstant(fromDay, 0), serviceInstant(toDay, 0)];
   const busy = [
     ...(await repo.busyRanges(db, ids, from, to, exceptId)),
     // A visitor's unconfirmed held time is kept from other visitors; clients may still book it.
@@ -139,14 +127,14 @@ const slotView = (s: Slot, tz: string): SlotView => ({
   start: s.start,
   end: s.end,
   local: wallClock(s.start, tz),
-  india: wallClock(s.start, INDIA_TIME_ZONE),
+  india: wallClock(s.start, SERVICE_TIME_ZONE),
 });
 
 const horizonDays = (kind: AppointmentKind) => (kind === 'consultation' ? CONSULTATION_HORIZON_DAYS : FOLLOW_UP_HORIZON_DAYS);
 
 function rangeStart(value: string | undefined, now: Date): Date {
   if (!value) return now;
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? indiaInstant(value, 0) : new Date(value);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? serviceInstant(value, 0) : new Date(value);
 }
 
 /**
@@ -160,7 +148,7 @@ export async function listSlots(
   input: { from?: string; to?: string; kind: AppointmentKind; tz?: string; clientId?: number },
 ) {
   const now = deps.clock();
-  const tz = input.tz ?? INDIA_TIME_ZONE;
+  const tz = input.tz ?? SERVICE_TIME_ZONE;
   let clientId: number | null = null;
   if (input.kind === 'follow_up') {
     if (!actor) throw new AppError('UNAUTHORIZED', 'Sign in to see follow-up times.');
@@ -176,7 +164,7 @@ export async function listSlots(
   const until = Math.min(to.getTime(), now.getTime() + horizonDays(input.kind) * DAY_MS);
   const ids = await candidates(deps.db, input.kind, clientId);
   const slots =
-    until <= from.getTime() ? [] : await offered(deps.db, ids, input.kind, indiaDay(from), addDays(indiaDay(new Date(until)), 1), now);
+    until <= from.getTime() ? [] : await offered(deps.db, ids, input.kind, serviceDay(from), addDays(serviceDay(new Date(until)), 1), now);
   const minutes = await lengthOf(deps.db, ids, input.kind);
   return {
     kind: input.kind,
@@ -192,7 +180,7 @@ async function lengthOf(db: Db, ids: number[], kind: AppointmentKind) {
 }
 
 async function nextFree(db: Db, ids: number[], kind: AppointmentKind, after: Date, now: Date, tz: string, exceptId?: number) {
-  const fromDay = indiaDay(after.getTime() > now.getTime() ? after : now);
+  const fromDay = serviceDay(after.getTime() > now.getTime() ? after : now);
   const slots = await offered(db, ids, kind, fromDay, addDays(fromDay, horizonDays(kind) + 1), now, exceptId);
   return slots
     .filter((s) => s.start.getTime() >= after.getTime())
@@ -207,14 +195,14 @@ async function takenError(db: Db, ids: number[], kind: AppointmentKind, after: D
 
 /** The slot at exactly `start` among those offered on its India-time day, with who offers it (free or not when `ignoreBusy`). */
 async function slotAt(db: Db, ids: number[], kind: AppointmentKind, start: Date, now: Date, exceptId?: number) {
-  const day = indiaDay(start);
+  const day = serviceDay(start);
   const slots = await offered(db, ids, kind, day, addDays(day, 1), now, exceptId);
   return slots.find((s) => s.start.getTime() === start.getTime());
 }
 
 /** Whether `start` is on a dietitian's grid at all (as if nothing were booked): else the time was never offered. */
 async function everOffered(db: Db, ids: number[], kind: AppointmentKind, start: Date, now: Date) {
-  const day = indiaDay(start);
+  const day = serviceDay(start);
   const all = await availabilities(db, ids, day, addDays(day, 1));
   return all.some((availability) =>
     freeSlots({ availability, busy: [], kind, fromDay: day, toDay: addDays(day, 1), now }).some(
@@ -255,7 +243,7 @@ export const FOLLOW_UPS_PER_MONTH_SHORT_PLAN = 2;
  * (India-time Monday to Sunday). "Left this month" counts what is still bookable in the month of `now`.
  */
 export async function entitlementOf(db: Db, clientId: number, now: Date, exceptId?: number): Promise<EntitlementView> {
-  const today = indiaDay(now);
+  const today = serviceDay(now);
   const sub = await repo.subscriptionOn(db, clientId, today);
   const none = { period: null, perPeriod: 0, periodStart: null, periodEnd: null, leftThisPeriod: 0, fullPeriods: [] };
   if (!sub) return { rule: 'none', perMonth: 0, leftThisMonth: 0, ...none, planName: null, planEnds: null };
@@ -263,10 +251,10 @@ export async function entitlementOf(db: Db, clientId: number, now: Date, exceptI
   const period = planMonths(sub) <= 1 ? 'month' : 'week';
   const perPeriod = period === 'month' ? FOLLOW_UPS_PER_MONTH_SHORT_PLAN : 1;
   // Every period a follow-up can be booked in now: from this month's first (or this week's Monday) past the horizon.
-  const from = [month.first, weekStart(today)].sort()[0]!;
+  const from = [month.first, mondayOf(today)].sort()[0]!;
   const until = addDays(today, FOLLOW_UP_HORIZON_DAYS + 32);
-  const starts = (await repo.followUpStarts(db, clientId, indiaInstant(from, 0), indiaInstant(until, 0), exceptId)).map((r) =>
-    indiaDay(r.starts_at),
+  const starts = (await repo.followUpStarts(db, clientId, serviceInstant(from, 0), serviceInstant(until, 0), exceptId)).map((r) =>
+    serviceDay(r.starts_at),
   );
   const used = new Map<string, number>();
   for (const d of starts) used.set(periodStartOf(d, period), (used.get(periodStartOf(d, period)) ?? 0) + 1);
@@ -294,20 +282,20 @@ export async function entitlementOf(db: Db, clientId: number, now: Date, exceptI
 
 /** Refuses a follow-up at `start` the client's plan does not include (403 with the reason). */
 async function checkEntitlement(db: Db, clientId: number, start: Date, exceptId?: number) {
-  const day = indiaDay(start);
+  const day = serviceDay(start);
   const sub = await repo.subscriptionOn(db, clientId, day);
   if (!sub) throw forbidden('Your plan does not cover that day. Follow-ups are part of a running plan; please renew to book one.');
   if (planMonths(sub) <= 1) {
     const month = monthOf(day);
-    const used = await repo.followUpStarts(db, clientId, indiaInstant(month.first, 0), indiaInstant(month.next, 0), exceptId);
+    const used = await repo.followUpStarts(db, clientId, serviceInstant(month.first, 0), serviceInstant(month.next, 0), exceptId);
     if (used.length >= FOLLOW_UPS_PER_MONTH_SHORT_PLAN)
       throw forbidden(
         `Your plan includes ${FOLLOW_UPS_PER_MONTH_SHORT_PLAN} follow-ups a month, and that month's are booked. Move one of them, or pick a day next month.`,
       );
     return;
   }
-  const week = weekStart(day);
-  const used = await repo.followUpStarts(db, clientId, indiaInstant(week, 0), indiaInstant(addDays(week, 7), 0), exceptId);
+  const week = mondayOf(day);
+  const used = await repo.followUpStarts(db, clientId, serviceInstant(week, 0), serviceInstant(addDays(week, 7), 0), exceptId);
   if (used.length >= 1)
     throw forbidden('Your plan includes one follow-up a week, and that week’s is booked. Move it, or pick another week.');
 }
@@ -362,7 +350,7 @@ export function toView(r: repo.AppointmentRow, actor: SessionUser | null, tz: st
     start: r.starts_at,
     end: r.ends_at,
     local: wallClock(r.starts_at, tz),
-    india: wallClock(r.starts_at, INDIA_TIME_ZONE),
+    india: wallClock(r.starts_at, SERVICE_TIME_ZONE),
     dietitianId: r.dietitian_id,
     dietitianName: fullNameOf({ first_name: r.dietitian_first, last_name: r.dietitian_last }),
     clientId: r.client_id,
@@ -543,7 +531,7 @@ export async function book(
   input: { start: Date; kind: AppointmentKind; clientRequestId: string; clientId?: number; tz?: string },
 ) {
   const now = deps.clock();
-  const tz = input.tz ?? INDIA_TIME_ZONE;
+  const tz = input.tz ?? SERVICE_TIME_ZONE;
   const clientId = await clientToActFor(deps.db, actor, input.clientId, 'clientId');
   /**
    * A repeat carries what the first booking did, or is refused (422). A booking changed since (moved, cancelled)
@@ -619,7 +607,7 @@ export async function consultationSlotOffer(deps: AppointmentDeps, start: Date, 
     const message = 'That is not one of the offered times. Pick a time from the list, or ask for a callback.';
     throw badRequest(message, { slot: [message] });
   }
-  throw await takenError(deps.db, ids, 'consultation', start, now, tz ?? INDIA_TIME_ZONE);
+  throw await takenError(deps.db, ids, 'consultation', start, now, tz ?? SERVICE_TIME_ZONE);
 }
 
 /* Visitors' held times (the rules: HOLD_MINUTES and the caps in consultation/schema.ts). */
@@ -632,7 +620,7 @@ async function lockHoldsOver(trx: Db, dietitianId: number, start: Date, busyUnti
 
 /** A moment as a visitor reads it in a mail: in their zone when known, else India time, with the zone's name. */
 export const visitorMoment = (at: Date, tz?: string) => {
-  const zone = tz ?? INDIA_TIME_ZONE;
+  const zone = tz ?? SERVICE_TIME_ZONE;
   return `${formatMoment(at, zone)} (${wallClock(at, zone).zone})`;
 };
 
@@ -716,7 +704,7 @@ export async function confirmHeldTime(
 ): Promise<HoldOutcome> {
   const now = deps.clock();
   if (!hold) return { outcome: 'none' };
-  const view = (row: repo.AppointmentRow) => toView(row, opts.actor, opts.tz ?? INDIA_TIME_ZONE, now);
+  const view = (row: repo.AppointmentRow) => toView(row, opts.actor, opts.tz ?? SERVICE_TIME_ZONE, now);
   if (hold.status === 'confirmed') {
     const row = hold.appointment_id === null ? undefined : await repo.findAppointment(trx, hold.appointment_id);
     return { outcome: 'already', appointment: row ? view(row) : null };
@@ -765,7 +753,7 @@ export class SlotTaken extends Error {
 /** The 409 for a visitor whose slot was taken meanwhile, with the next free ones. */
 export async function consultationTaken(deps: AppointmentDeps, start: Date, tz?: string) {
   const ids = await candidates(deps.db, 'consultation', null);
-  return takenError(deps.db, ids, 'consultation', start, deps.clock(), tz ?? INDIA_TIME_ZONE);
+  return takenError(deps.db, ids, 'consultation', start, deps.clock(), tz ?? SERVICE_TIME_ZONE);
 }
 
 /** The rule for changes: a dietitian any time while booked; the client until CLIENT_CHANGE_HOURS before the start. */
@@ -791,7 +779,7 @@ export async function reschedule(
   input: { id: number; start: Date; tz?: string; message?: string | null },
 ) {
   const now = deps.clock();
-  const tz = input.tz ?? INDIA_TIME_ZONE;
+  const tz = input.tz ?? SERVICE_TIME_ZONE;
   const before = await appointmentFor(deps.db, actor, input.id);
   checkMayChange(actor, before, now, 'move');
   checkHorizon(before.kind, input.start, now);
@@ -848,7 +836,7 @@ export async function reschedule(
 /** Cancels an appointment (the client under the 12-hour rule; a dietitian always, with a message to the client). */
 export async function cancel(deps: AppointmentDeps, actor: SessionUser, input: { id: number; reason: string | null; tz?: string }) {
   const now = deps.clock();
-  const tz = input.tz ?? INDIA_TIME_ZONE;
+  const tz = input.tz ?? SERVICE_TIME_ZONE;
   await appointmentFor(deps.db, actor, input.id);
   const { row, deliver } = await deps.db.transaction().execute(async (trx) => {
     await repo.lockAppointment(trx, input.id);
@@ -866,7 +854,7 @@ export async function cancel(deps: AppointmentDeps, actor: SessionUser, input: {
 /** A client's appointments (upcoming first, soonest first; then the past) and what their plan still includes. */
 export async function myAppointments(deps: AppointmentDeps, actor: SessionUser, input: { tz?: string; clientId?: number }) {
   const now = deps.clock();
-  const tz = input.tz ?? INDIA_TIME_ZONE;
+  const tz = input.tz ?? SERVICE_TIME_ZONE;
   const clientId = await clientToActFor(deps.db, actor, input.clientId, 'clientId');
   const [rows, entitlement] = await Promise.all([repo.listForClient(deps.db, clientId), entitlementOf(deps.db, clientId, now)]);
   const views = rows.map((r) => toView(r, actor, tz, now));
@@ -894,23 +882,23 @@ export async function icsOf(deps: AppointmentDeps, actor: SessionUser, id: numbe
 export async function calendar(deps: AppointmentDeps, actor: SessionUser, input: { from: string; days: number }) {
   const now = deps.clock();
   const [rows, dietitians] = await Promise.all([
-    repo.listInRange(deps.db, indiaInstant(input.from, 0), indiaInstant(addDays(input.from, input.days), 0)),
+    repo.listInRange(deps.db, serviceInstant(input.from, 0), serviceInstant(addDays(input.from, input.days), 0)),
     repo.listDietitians(deps.db),
   ]);
   return {
     from: input.from,
     days: input.days,
     dietitians: dietitians.map((d) => ({ id: d.id, name: fullNameOf(d) })),
-    appointments: rows.map((r) => toView(r, actor, INDIA_TIME_ZONE, now)),
+    appointments: rows.map((r) => toView(r, actor, SERVICE_TIME_ZONE, now)),
   };
 }
 
 /** Today's appointments (India time) for the overview, cancelled ones left out. */
 export async function today(deps: AppointmentDeps, actor: SessionUser) {
   const now = deps.clock();
-  const day = indiaDay(now);
-  const rows = await repo.listInRange(deps.db, indiaInstant(day, 0), indiaInstant(addDays(day, 1), 0));
-  return { day, appointments: rows.filter((r) => r.status !== 'cancelled').map((r) => toView(r, actor, INDIA_TIME_ZONE, now)) };
+  const day = serviceDay(now);
+  const rows = await repo.listInRange(deps.db, serviceInstant(day, 0), serviceInstant(addDays(day, 1), 0));
+  return { day, appointments: rows.filter((r) => r.status !== 'cancelled').map((r) => toView(r, actor, SERVICE_TIME_ZONE, now)) };
 }
 
 /** A dietitian marks an appointment done or a no-show, once it has started. */
@@ -927,7 +915,7 @@ export async function mark(deps: AppointmentDeps, actor: SessionUser, input: { i
     await repo.setStatus(trx, row.id, input.status, now);
     await publishAppointmentChange(trx, row, 'status');
   });
-  return toView((await repo.findAppointment(deps.db, row.id))!, actor, INDIA_TIME_ZONE, now);
+  return toView((await repo.findAppointment(deps.db, row.id))!, actor, SERVICE_TIME_ZONE, now);
 }
 
 /* Availability. */

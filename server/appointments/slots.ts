@@ -7,11 +7,7 @@
  * Pure functions: no database, no clock (the caller passes `now`).
  */
 import type { AppointmentKind } from '../db/schema.js';
-
-export const INDIA_TIME_ZONE = 'Asia/Kolkata';
-const INDIA_OFFSET_MINUTES = 330;
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
+import { addDays, isoWeekday, MINUTE_MS, serviceInstant } from '../time.js';
 
 /** A slot must start at least this long after now (time to prepare; no booking for a minute from now). */
 export const MIN_NOTICE_MINUTES = 60;
@@ -24,30 +20,6 @@ export type Availability = { dietitianId: number; settings: SessionSettings; wee
 /** A time a dietitian is taken: [start, end), the end including that appointment's buffer. */
 export type Busy = { start: Date; end: Date };
 export type Slot = { start: Date; end: Date };
-
-/** The India-time calendar day of an instant, 'YYYY-MM-DD'. */
-export const indiaDay = (at: Date) => new Date(at.getTime() + INDIA_OFFSET_MINUTES * MINUTE_MS).toISOString().slice(0, 10);
-
-/** Minutes since India-time midnight of an instant. */
-export const indiaMinute = (at: Date) => {
-  const shifted = at.getTime() + INDIA_OFFSET_MINUTES * MINUTE_MS;
-  return Math.floor((((shifted % DAY_MS) + DAY_MS) % DAY_MS) / MINUTE_MS);
-};
-
-/** The instant of `minute` past midnight on the India-time `day`. */
-export const indiaInstant = (day: string, minute: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + (minute - INDIA_OFFSET_MINUTES) * MINUTE_MS);
-
-export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-
-/** ISO weekday of a calendar day: 1 = Monday … 7 = Sunday. */
-export const isoWeekday = (day: string) => {
-  const d = new Date(`${day}T00:00:00Z`).getUTCDay();
-  return d === 0 ? 7 : d;
-};
-
-/** The Monday of the ISO week holding `day`. */
-export const weekStart = (day: string) => addDays(day, 1 - isoWeekday(day));
 
 export const sessionMinutes = (settings: SessionSettings, kind: AppointmentKind) =>
   kind === 'consultation' ? settings.consultationMinutes : settings.followUpMinutes;
@@ -118,7 +90,7 @@ export function freeSlots(opts: {
   for (let day = opts.fromDay; day < opts.toDay; day = addDays(day, 1)) {
     for (const w of windowsOn(day, weekly, exceptions)) {
       for (let m = w.start; m + length <= w.end; m += step) {
-        const start = indiaInstant(day, m);
+        const start = serviceInstant(day, m);
         if (start.getTime() < earliest) continue;
         const end = new Date(start.getTime() + length * MINUTE_MS);
         const held = { start, end: new Date(end.getTime() + settings.bufferMinutes * MINUTE_MS) };

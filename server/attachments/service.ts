@@ -12,10 +12,9 @@ import { type AcceptedType, EXTENSIONS, looksLikeWholePdf, nameContradicts, snif
 import { checkImageSize, reencodeImage, takeDecodePlace } from './images.js';
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_MB, MAX_ATTACHMENTS_PER_ITEM, UNCLAIMED_LIFETIME_MS } from './limits.js';
 import * as repo from './repo.js';
+import { DAY_MS } from '../time.js';
 import { type AttachmentRow, findAttachments, isUuid, uploadsSince } from './repo.js';
 import { checkAttachmentLink, newLinkKey, signAttachmentLink, type Variant } from './signed-url.js';
-
-const DAY_MS = 24 * 60 * 60_000;
 
 export { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_MB, MAX_ATTACHMENTS_PER_ITEM, UNCLAIMED_LIFETIME_MS };
 const MAX_NAME_LENGTH = 200;

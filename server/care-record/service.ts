@@ -9,8 +9,8 @@ import { insertOnce, type RepeatFields, sameRequest } from '../db/idempotent.js'
 import type { Database } from '../db/schema.js';
 import type { RateLimits } from '../env.js';
 import { AppError, badRequest } from '../errors.js';
-import { SERVICE_TIME_ZONE } from '../format.js';
 import { type FollowUpNotification, notifyFollowUp } from '../check-in/bus.js';
+import { daysBetween, serviceDay } from '../time.js';
 import { listWeights } from '../weight/repo.js';
 import * as repo from './repo.js';
 import {
@@ -41,16 +41,9 @@ import {
 
 export type CareRecordDeps = { db: Kysely<Database>; config: { rateLimits: Pick<RateLimits, 'careRecord' | 'intakeSaves'> } };
 
-const DAY_MS = 86_400_000;
-
-/** The calendar day in India on `now`, 'YYYY-MM-DD'. */
-export function indiaDay(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: SERVICE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 function refuseFuture(date: string, now: Date, field = 'date', message = FUTURE_DATE_MESSAGE) {
-  if (date > indiaDay(now)) throw badRequest(message, { [field]: [message] });
+  if (date > serviceDay(now)) throw badRequest(message, { [field]: [message] });
 }
 
 /**
@@ -200,7 +193,7 @@ export async function createGoals(deps: CareRecordDeps, actor: SessionUser, inpu
     const message = targetWeightKg === null ? 'Give the target weight for this date' : 'Give the date to reach the target weight by';
     throw badRequest(message, { [field]: [message] });
   }
-  if (targetDate !== null && targetDate <= indiaDay(now)) {
+  if (targetDate !== null && targetDate <= serviceDay(now)) {
     const message = 'The target date must be after today';
     throw badRequest(message, { targetDate: [message] });
   }
@@ -251,7 +244,7 @@ export async function goalsOverview(db: Db, actor: SessionUser, clientIdInput: n
   let weightPercent: number | null = null;
   if (current?.targetWeightKg != null && latest) {
     // The weigh-in nearest before the goals were set (else the first after): where the way to the target starts.
-    const setOn = indiaDay(current.createdAt);
+    const setOn = serviceDay(current.createdAt);
     const before = weights.find((w) => w.date <= setOn);
     startWeightKg = (before ?? weights[weights.length - 1]!).weight;
     const way = startWeightKg - current.targetWeightKg;
@@ -267,7 +260,7 @@ export async function goalsOverview(db: Db, actor: SessionUser, clientIdInput: n
       latestWeightDate: latest?.date ?? null,
       weightPercent,
       latestWaistCm,
-      daysLeft: current?.targetDate ? daysBetween(indiaDay(now), current.targetDate) : null,
+      daysLeft: current?.targetDate ? daysBetween(serviceDay(now), current.targetDate) : null,
     },
   };
 }
@@ -413,7 +406,7 @@ const fromConversation = (clientId: number, r: repo.ConversationFileRow, now: nu
   clientId,
   kind: CONVERSATION_KIND,
   title: r.file_name,
-  date: indiaDay(r.sent_at),
+  date: serviceDay(r.sent_at),
   addedBy: r.sender_role === 'client' ? 'client' : 'dietitian',
   addedByName: nameOf(r.sender_first, r.sender_last),
   file: fileView(r, now),

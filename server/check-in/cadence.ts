@@ -12,16 +12,10 @@
  *   nothing is due.
  */
 
-const DAY_MS = 86_400_000;
-const toTime = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const toDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+import { addDays, daysBetween } from '../time.js';
 
 /** The later of two 'YYYY-MM-DD' days (they compare as text). */
 const laterDay = (a: string, b: string) => (a > b ? a : b);
-
-export const addDays = (day: string, days: number) => toDay(toTime(day) + days * DAY_MS);
-/** Whole days from `from` to `to` (negative when `to` is earlier). */
-export const daysBetween = (from: string, to: string) => Math.round((toTime(to) - toTime(from)) / DAY_MS);
 
 export const CHECK_IN_EVERY_DAYS_SHORT_PLAN = 14;
 export const CHECK_IN_EVERY_DAYS_LONGER_PLAN = 7;

@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import { isSubscriptionExpired } from '../subscription/period.js';
 import { formatDay } from '../format.js';
 import { todayUtc } from '../validation.js';
-import { addDays, daysBetween } from './cadence.js';
+import { addDays, daysBetween } from '../time.js';
 import type { FollowUpDeps } from './follow-ups.js';
 import { subscriptionPausedMail, subscriptionResumedMail } from '../mail/templates.js';
 import * as repo from './repo.js';

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { type UserNotice, recordNotices } from '../notifications/notify.js';
 import { todayUtc } from '../validation.js';
-import { daysBetween } from './cadence.js';
+import { daysBetween } from '../time.js';
 import { checkInDueMail, checkInOverdueMail, renewalMail } from '../mail/templates.js';
 import * as repo from './repo.js';
 import { schedulesOn } from './service.js';

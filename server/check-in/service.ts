@@ -12,7 +12,8 @@ import { badRequest } from '../errors.js';
 import type { FollowUpBus } from './bus.js';
 import { todayUtc } from '../validation.js';
 import { recordWeight } from '../weight/service.js';
-import { addDays, type CheckInSchedule, checkInIntervalDays, checkInSchedule, daysBetween, type Pause } from './cadence.js';
+import { type CheckInSchedule, checkInIntervalDays, checkInSchedule, type Pause } from './cadence.js';
+import { addDays, daysBetween } from '../time.js';
 import * as repo from './repo.js';
 import type { CheckIn, CreateCheckInInput, NextCheckIn, SentCheckIn } from './schema.js';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { instantField, timeZoneField } from '../appointments/schema.js';
 import type { ConsultationStatus } from '../db/schema.js';
+import { isServiceZone, SERVICE_TIME_ZONE } from '../time.js';
 import { emailAddress, idField, INT32_MAX, numberField, optionalText, pageInput, pageOf, requiredText } from '../validation.js';
 
 /*
@@ -271,8 +272,7 @@ export const bookingDetail = booking.extend({ prefill: clientPrefill });
  * browser and the server write a time identically.
  */
 
-const INDIA = 'Asia/Kolkata';
-const isIndiaZone = (tz?: string | null) => !tz || tz === INDIA || tz === 'Asia/Calcutta';
+const isIndiaZone = (tz?: string | null) => !tz || isServiceZone(tz);
 
 function dayAndTime(at: Date, timeZone: string) {
   const parts = new Intl.DateTimeFormat('en-GB', {
@@ -296,7 +296,7 @@ export const placeOfZone = (tz: string) => (tz.split('/').pop() ?? tz).replace(/
  * own ("Tue 2 Dec, 09:00 IST (your time: Tue 2 Dec, 04:30 in London)").
  */
 export function consultationWhen(at: Date, tz?: string | null, whose = 'your time'): string {
-  const india = dayAndTime(at, INDIA);
+  const india = dayAndTime(at, SERVICE_TIME_ZONE);
   const text = `${india.day}, ${india.time} IST`;
   if (isIndiaZone(tz)) return text;
   const local = dayAndTime(at, tz as string);
@@ -305,7 +305,7 @@ export function consultationWhen(at: Date, tz?: string | null, whose = 'your tim
 
 /** Just the clock time of a moment, with the visitor's own beside it ("09:30 IST (04:00 your time)"). */
 export function consultationClock(at: Date, tz?: string | null): string {
-  const india = `${dayAndTime(at, INDIA).time} IST`;
+  const india = `${dayAndTime(at, SERVICE_TIME_ZONE).time} IST`;
   if (isIndiaZone(tz)) return india;
   return `${india} (${dayAndTime(at, tz as string).time} your time)`;
 }

@@ -1,6 +1,7 @@
 import { publicFormLimits, takeSlot } from '../auth/rate-limit.js';
 import { BRAND } from '../brand.js';
-import { formatMoment, formatPhone, SERVICE_TIME_ZONE } from '../format.js';
+import { formatMoment, formatPhone } from '../format.js';
+import { SERVICE_TIME_ZONE } from '../time.js';
 import { requestReceivedMail } from './mails.js';
 import { findCountry } from '../countries/repo.js';
 import type { AppDeps } from '../deps.js';

@@ -21,6 +21,7 @@ import {
 } from './schema.js';
 import { checkPdfLink, signPdfLink } from './signed-url.js';
 import { formatDay } from '../format.js';
+import { DAY_MS } from '../time.js';
 
 /** One page of a client's plans, newest first, each with a fresh signed PDF link. */
 export async function listDietPlans(
@@ -124,7 +125,6 @@ export async function clientNameOf(db: Db, clientId: number) {
 
 /* Warnings: a plan that is probably a mistake is saved only once the dietitian confirms it. */
 
-const DAY_MS = 86_400_000;
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 const dayRange = (from: string, to: string) => `${formatDay(from)} – ${formatDay(to)}`;

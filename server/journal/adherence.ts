@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.js';
-import { dayIn, shiftDay } from './schema.js';
+import { addDays as shiftDay, dayIn } from '../time.js';
 import { weekIntakeOf } from '../nutrition/days.js';
 import * as repo from './repo.js';
 import { EDITABLE_DAYS, type JournalAdherence } from './schema.js';

@@ -1,6 +1,7 @@
 import { composedDietPlanSchema, type PlanDay, portionText } from '../diet-plan/schema.js';
 import type { Db } from '../db/index.js';
-import { daysFrom, weekdayOf } from './schema.js';
+import { daysBetween } from '../time.js';
+import { weekdayOf } from './schema.js';
 import * as repo from './repo.js';
 import type { PlanMeals } from './schema.js';
 
@@ -14,7 +15,7 @@ export function planDayFor(days: readonly PlanDay[], from: string, date: string)
   const weekday = weekdayOf(date);
   const named = days.find((d) => new RegExp(`\\b(${weekday}|${weekday.slice(0, 3)})\\b`, 'i').test(d.label));
   if (named) return named;
-  const index = daysFrom(from, date) % days.length;
+  const index = daysBetween(from, date) % days.length;
   return days[index] ?? null;
 }
 

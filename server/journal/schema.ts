@@ -6,37 +6,16 @@ import { dateField, idempotencyKey, idField, optionalText, requiredText } from '
 
 /** The meal journal and water (issue 25, decision 118). zod and pure helpers: the client's screens import this file. */
 
-/** The zone of the journal's days (a client's own zone is not known yet). */
-export const JOURNAL_TIME_ZONE = 'Asia/Kolkata';
-
 /**
  * Calendar days of the journal. A meal counts for the day it was eaten on in
  * the client's time zone; Poshan does not know a client's own zone yet, so
- * that is India time (decision 118). Day arithmetic is on 'YYYY-MM-DD' text
- * at UTC midnight, never on local time.
+ * that is India time (decision 118): server/time.ts holds the day arithmetic,
+ * re-exported here for the journal's screens.
  */
-const DAY_MS = 86_400_000;
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar day of a moment in a time zone, as 'YYYY-MM-DD'. */
-export function dayIn(moment: Date, timeZone: string = JOURNAL_TIME_ZONE): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
-  }
-  return format.format(moment);
-}
-
-export const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-export const daysFrom = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+export { dayIn, mondayOf, addDays as shiftDay } from '../time.js';
 
 export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 export const weekdayOf = (day: string) => WEEKDAY_NAMES[new Date(`${day}T00:00:00Z`).getUTCDay()]!;
-
-/** Monday of the week a day falls in (the week strip). */
-export const mondayOf = (day: string) => shiftDay(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
 
 /** The meals of an Indian day, in the order they are eaten, with the words the screens show. */
 export const MEAL_KINDS = {

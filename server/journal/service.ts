@@ -25,7 +25,7 @@ import {
   type MealComment,
   type MealEntry,
 } from './schema.js';
-import { dayIn, mondayOf, shiftDay } from './schema.js';
+import { addDays as shiftDay, dayIn, mondayOf } from '../time.js';
 
 export type JournalDeps = {
   db: Kysely<Database>;

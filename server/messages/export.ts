@@ -2,7 +2,8 @@ import type { SessionUser } from '../auth/session.js';
 import { fullNameOf } from '../auth/session.js';
 import { BRAND } from '../brand.js';
 import type { Db } from '../db/index.js';
-import { formatMoment, SERVICE_TIME_ZONE } from '../format.js';
+import { formatMoment } from '../format.js';
+import { SERVICE_TIME_ZONE } from '../time.js';
 import * as repo from './repo.js';
 import { conversationFor, toMessage } from './service.js';
 

@@ -3,7 +3,8 @@ import type { AppDeps } from '../deps.js';
 import { forbidden } from '../errors.js';
 import { renderInvoicePdf } from '../pdf/invoice.js';
 import * as repo from './repo.js';
-import { getInvoice, serviceDay, toInvoice } from './service.js';
+import { serviceDay } from '../time.js';
+import { getInvoice, toInvoice } from './service.js';
 import { checkInvoiceLink, type DocumentKind, signInvoiceLink } from './signed-link.js';
 
 /** Invoice and receipt PDFs: signed links for those who may read the invoice, and the bytes behind a valid link. */

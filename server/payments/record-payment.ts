@@ -1,12 +1,12 @@
 import { recordAudit } from '../audit/record.js';
 import type { SessionUser } from '../auth/session.js';
-import { addDays } from '../check-in/cadence.js';
 import { insertOnce, sameRequest } from '../db/idempotent.js';
 import { badRequest } from '../errors.js';
 import { formatPaise } from './money.js';
 import * as repo from './repo.js';
 import { PAID_VIA_LABEL, RECORDED_PAYMENT_MAX_AGE_DAYS, type RecordPaymentInput, recordPaymentInput } from './schema.js';
-import { changeInvoice, getInvoice, markPaid, type PaymentDeps, paidMessage, parse, refuseUnpayable, serviceDay } from './service.js';
+import { changeInvoice, getInvoice, markPaid, type PaymentDeps, paidMessage, parse, refuseUnpayable } from './service.js';
+import { addDays, serviceDay } from '../time.js';
 
 /**
  * A dietitian records a payment that reached the clinic outside UPI claims

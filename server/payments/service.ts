@@ -8,9 +8,9 @@ import { insertOnce, sameRequest } from '../db/idempotent.js';
 import { mapPage } from '../db/paging.js';
 import { badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
 import type { PaidVia } from '../db/schema.js';
-import { formatDay, SERVICE_TIME_ZONE } from '../format.js';
-import { addDays } from '../check-in/cadence.js';
+import { formatDay } from '../format.js';
 import { planEndDate } from '../subscription/period.js';
+import { addDays, monthRange, serviceDay } from '../time.js';
 import { assignSubscription } from '../subscription/service.js';
 import { findClientAccount } from '../users/repo.js';
 import { computeInvoice, invoiceLines, type LineInput, MAX_INVOICE_PAISE, taxModeFor } from './money.js';
@@ -46,10 +46,8 @@ export const SETTINGS_MISSING = 'Set the clinicâ€™s billing details (Payments â†
 export const UTR_TAKEN = 'This UTR has already been used for another payment. Check the 12 digits in your UPI app.';
 export const PAID_CANNOT_CHANGE = 'This invoice is paid: a paid invoice cannot change.';
 
-/** The calendar day in India: invoices are dated and numbered by it. */
-export function serviceDay(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: SERVICE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
+/** Invoices are dated and numbered by the calendar day in India. */
+export { serviceDay };
 
 export const parse = <T>(
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } },
@@ -561,11 +559,8 @@ export async function markPaidOnline(
 
 export async function paymentsSummary(db: Db, now: Date) {
   const today = serviceDay(now);
-  const [y, m] = today.split('-').map(Number) as [number, number];
-  // The month in India: its first moment is 18:30 UTC the day before.
-  const monthStart = new Date(Date.UTC(y, m - 1, 1) - 330 * 60_000);
-  const nextMonthStart = new Date(Date.UTC(y, m, 1) - 330 * 60_000);
-  const { counts, money } = await repo.summaryFigures(db, today, monthStart, nextMonthStart);
+  const month = monthRange(today);
+  const { counts, money } = await repo.summaryFigures(db, today, month.start, month.end);
   const byStatus = Object.fromEntries(counts.map((c) => [c.status, Number(c.n)]));
   return {
     counts: {

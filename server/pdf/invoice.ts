@@ -1,5 +1,6 @@
 import { BRAND } from '../brand.js';
-import { formatDay, formatMoment, SERVICE_TIME_ZONE } from '../format.js';
+import { formatDay, formatMoment } from '../format.js';
+import { SERVICE_TIME_ZONE } from '../time.js';
 import { formatPaise } from '../payments/money.js';
 import type { Invoice } from '../payments/schema.js';
 import { stateName } from '../payments/states.js';

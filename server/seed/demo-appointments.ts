@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as appointmentsRepo from '../appointments/repo.js';
-import { addDays, type Availability, freeSlots, indiaDay, indiaInstant, indiaMinute, weekStart } from '../appointments/slots.js';
+import { type Availability, freeSlots } from '../appointments/slots.js';
 import { saveNote } from '../calls/repo.js';
 import { saveNotesInput } from '../calls/schema.js';
 import type { Db } from '../db/index.js';
+import { addDays, mondayOf, serviceDay, serviceInstant, serviceMinute } from '../time.js';
 
 /**
  * Each demo client's sessions: a past follow-up, done, with the dietitian's
@@ -36,7 +37,7 @@ type Client = { id: number; kind: 'asha' | 'rohan' };
 
 /** The offered follow-up slot at `minute` on `day`, as the availability offers it (no booking in the way). */
 function slotAt(availability: Availability, day: string, minute: number) {
-  const start = indiaInstant(day, minute);
+  const start = serviceInstant(day, minute);
   const offered = freeSlots({
     availability,
     busy: [],
@@ -50,7 +51,7 @@ function slotAt(availability: Availability, day: string, minute: number) {
 
 /** The first day on or after `from` (going forward) where the availability offers a follow-up at `minute`. */
 function pastSlot(availability: Availability, from: string, minute: number, now: Date) {
-  for (let day = from; indiaInstant(day, minute).getTime() < now.getTime(); day = addDays(day, 1)) {
+  for (let day = from; serviceInstant(day, minute).getTime() < now.getTime(); day = addDays(day, 1)) {
     const slot = slotAt(availability, day, minute);
     if (slot) return slot;
   }
@@ -62,7 +63,7 @@ async function insertSession(
   opts: { client: Client; dietitianId: number; slot: { start: Date; end: Date }; bufferMinutes: number; bookedAt: Date },
 ) {
   // A follow-up is part of a running plan (the plan's allowance is one a week, or two a month: the demo books fewer).
-  if (!(await appointmentsRepo.subscriptionOn(trx, opts.client.id, indiaDay(opts.slot.start))))
+  if (!(await appointmentsRepo.subscriptionOn(trx, opts.client.id, serviceDay(opts.slot.start))))
     throw new Error('A demo follow-up falls outside the client’s plan');
   const inserted = await appointmentsRepo.insertAppointment(trx, {
     client_id: opts.client.id,
@@ -125,8 +126,8 @@ export async function seedAppointments(
     }).find(
       (s) =>
         s.start.getTime() >= earliest &&
-        Math.abs(indiaMinute(s.start) - minute) <= 90 &&
-        weekStart(indiaDay(s.start)) !== weekStart(indiaDay(done.start)),
+        Math.abs(serviceMinute(s.start) - minute) <= 90 &&
+        mondayOf(serviceDay(s.start)) !== mondayOf(serviceDay(done.start)),
     );
     if (!upcoming) throw new Error('The demo availability has no free follow-up in the next two weeks');
     await insertSession(trx, {

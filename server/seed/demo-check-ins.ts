@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { indiaInstant } from '../appointments/slots.js';
 import * as repo from '../check-in/repo.js';
 import { checkInForm } from '../check-in/schema.js';
 import type { Db } from '../db/index.js';
+import { serviceInstant } from '../time.js';
 
 /**
  * The weekly check-ins of a client's running plan, on the days of their
@@ -36,7 +36,7 @@ export async function seedCheckIns(
 ) {
   for (const [i, weighIn] of opts.weighIns.entries()) {
     const form = checkInForm.parse({ weight: weighIn.weightKg, adherence: 3 + (i % 3), notes: NOTES[i % NOTES.length] });
-    const at = new Date(Math.min(indiaInstant(weighIn.date, 8 * 60).getTime(), opts.now.getTime()));
+    const at = new Date(Math.min(serviceInstant(weighIn.date, 8 * 60).getTime(), opts.now.getTime()));
     const row = await repo.insertCheckIn(trx, {
       client_id: opts.clientId,
       date: weighIn.date,

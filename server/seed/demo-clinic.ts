@@ -1,12 +1,13 @@
 import { replaceAvailability } from '../appointments/repo.js';
 import { availabilityRows } from '../appointments/service.js';
 import { type AvailabilityForm, availabilityForm } from '../appointments/schema.js';
-import { addDays, type Availability, isoWeekday } from '../appointments/slots.js';
+import { type Availability } from '../appointments/slots.js';
 import type { Db } from '../db/index.js';
 import * as messagesRepo from '../messages/repo.js';
 import { type OfficeHours, officeHours, savedReplyInput } from '../messages/schema.js';
 import * as paymentsRepo from '../payments/repo.js';
 import { type BillingSettings, billingSettingsInput, DEFAULT_SAC } from '../payments/schema.js';
+import { addDays, isoWeekday } from '../time.js';
 
 /**
  * The clinic as its dietitian sets it up in the console: billing details for

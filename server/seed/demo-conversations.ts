@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { indiaInstant } from '../appointments/slots.js';
 import { bucket } from '../auth/rate-limit.js';
 import type { Db } from '../db/index.js';
 import { MESSAGES_CHANNEL } from '../messages/events.js';
@@ -8,9 +7,9 @@ import { awayReply, nextOpening } from '../messages/office-hours.js';
 import * as repo from '../messages/repo.js';
 import type { OfficeHours } from '../messages/schema.js';
 import type { FileStorage } from '../storage/storage.js';
-import { addDays } from './demo-plans.js';
 import { cameraName, storeDemoPhoto } from './demo-files.js';
 import type { DemoDish, DemoPhoto } from './demo-photos.js';
+import { addDays, serviceInstant } from '../time.js';
 
 /**
  * Each demo client's conversation with the dietitian: a few days of messages
@@ -99,7 +98,7 @@ export const ROHAN_MESSAGES: Line[] = [
 /** The time a line was sent: `at` India time, `daysAgo` India-time days before today. */
 const sentAt = (today: string, line: Line) => {
   const [h, m] = line.at.split(':').map(Number) as [number, number];
-  return indiaInstant(addDays(today, -line.daysAgo), h * 60 + m);
+  return serviceInstant(addDays(today, -line.daysAgo), h * 60 + m);
 };
 
 /** The demo sends a handful of messages minutes apart: a sender's limit is never near. */

@@ -5,6 +5,7 @@ import { newLinkKey } from '../attachments/signed-url.js';
 import type { Db } from '../db/index.js';
 import type { AttachmentUse } from '../db/schema.js';
 import type { FileStorage } from '../storage/storage.js';
+import { serviceInstant } from '../time.js';
 import type { DemoPhoto } from './demo-photos.js';
 
 /**
@@ -42,6 +43,7 @@ export async function storeDemoPhoto(
 
 /** The name a phone camera gives a photo taken at `at` (India time). */
 export function cameraName(at: Date): string {
-  const ist = new Date(at.getTime() + 330 * 60_000).toISOString();
+  // The India wall clock of `at`, written as if it were UTC (service midnight of 1 Jan 1970 is that many ms before zero).
+  const ist = new Date(at.getTime() - serviceInstant('1970-01-01').getTime()).toISOString();
   return `IMG_${ist.slice(0, 10).replaceAll('-', '')}_${ist.slice(11, 19).replaceAll(':', '')}.jpg`;
 }

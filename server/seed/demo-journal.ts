@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { indiaInstant, indiaMinute } from '../appointments/slots.js';
 import type { Db } from '../db/index.js';
 import * as repo from '../journal/repo.js';
 import { foodIdsByRef, replaceItems } from '../nutrition/days-repo.js';
@@ -7,7 +6,7 @@ import { type MealKind, type MealMark, mealDescription } from '../journal/schema
 import type { FileStorage } from '../storage/storage.js';
 import { cameraName, storeDemoPhoto } from './demo-files.js';
 import type { DemoDish, DemoPhoto } from './demo-photos.js';
-import { addDays } from './demo-plans.js';
+import { addDays, serviceInstant, serviceMinute } from '../time.js';
 
 /**
  * A week of each demo client's meal journal, as they would log it:
@@ -279,7 +278,7 @@ export async function seedJournal(
     for (const [i, planned] of menu(daysAgo).entries()) {
       const meal = { ...planned, ...attention[`${daysAgo}:${planned.meal}`] };
       const [h, m] = meal.at.split(':').map(Number) as [number, number];
-      const eatenAt = indiaInstant(day, h * 60 + m);
+      const eatenAt = serviceInstant(day, h * 60 + m);
       if (eatenAt.getTime() > now.getTime()) continue;
       const { hunger, fullness } = scales(daysAgo, i);
       const entry = await repo.insertEntry(trx, {
@@ -333,8 +332,8 @@ export async function seedJournal(
       }
     }
     // Water counted through the day: today's glasses so far (about one every two hours from 7 am).
-    const hour = Math.floor(indiaMinute(now) / 60);
+    const hour = Math.floor(serviceMinute(now) / 60);
     const glasses = daysAgo === 0 ? Math.min(WATER[0]!, Math.max(0, Math.floor((hour - 7) / 2))) : WATER[daysAgo % WATER.length]!;
-    if (glasses > 0) await repo.setWater(trx, client.id, day, glasses, daysAgo === 0 ? now : indiaInstant(day, 21 * 60));
+    if (glasses > 0) await repo.setWater(trx, client.id, day, glasses, daysAgo === 0 ? now : serviceInstant(day, 21 * 60));
   }
 }

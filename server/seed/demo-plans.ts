@@ -1,4 +1,5 @@
 import type { ComposedDietPlanInput, Measure, Meal } from '../diet-plan/schema.js';
+import { addDays } from '../time.js';
 
 /**
  * Realistic Indian diet plans for the demo clients: a vegetarian weight-loss
@@ -321,11 +322,4 @@ export function rohanDietPlan(today: string): ComposedDietPlanInput {
       'A 1 kg tub of peanut butter (about ₹450) covers a month of shakes and toasts.',
     ],
   };
-}
-
-/** 'YYYY-MM-DD' plus n days. */
-export function addDays(isoDate: string, days: number): string {
-  const d = new Date(`${isoDate}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { indiaInstant } from '../appointments/slots.js';
 import * as repo from '../care-record/repo.js';
 import { goalsForm, intakeAnswers, measurementForm, missingIntakeAnswers } from '../care-record/schema.js';
 import type { Db } from '../db/index.js';
-import { addDays } from './demo-plans.js';
+import { addDays, serviceInstant } from '../time.js';
 
 /**
  * Each demo client's care record: the intake questionnaire they finished
@@ -78,7 +77,7 @@ export async function seedCareRecord(
     answers: JSON.stringify(answers),
     complete: true,
     updated_by: client.id,
-    at: indiaInstant(addDays(opts.startDate, -3), 21 * 60 + 10),
+    at: serviceInstant(addDays(opts.startDate, -3), 21 * 60 + 10),
   });
 
   const goals = goalsForm.parse({ ...GOALS[client.kind], targetDate: addDays(opts.startDate, opts.targetInDays) });
@@ -92,7 +91,7 @@ export async function seedCareRecord(
     habit: goals.habit,
     set_by: opts.dietitianId,
     client_request_id: randomUUID(),
-    created_at: indiaInstant(opts.startDate, 11 * 60),
+    created_at: serviceInstant(opts.startDate, 11 * 60),
   });
 
   for (const m of MEASUREMENTS[client.kind]) {
@@ -108,7 +107,7 @@ export async function seedCareRecord(
       thigh_cm: parsed.thighCm,
       recorded_by: client.id,
       client_request_id: randomUUID(),
-      created_at: m.weeksAgo === 0 ? opts.now : indiaInstant(date, 8 * 60),
+      created_at: m.weeksAgo === 0 ? opts.now : serviceInstant(date, 8 * 60),
     });
   }
 }

@@ -3,7 +3,6 @@ import { ROLE } from '../auth/roles.js';
 import type { Database } from '../db/schema.js';
 import { createDietPlan } from '../diet-plan/service.js';
 import type { Logger } from '../logger.js';
-import { indiaDay, indiaInstant } from '../appointments/slots.js';
 import { renderDietPlanPdf } from '../pdf/diet-plan.js';
 import type { FileStorage } from '../storage/storage.js';
 import { createUser } from '../users/service.js';
@@ -19,8 +18,9 @@ import { DEMO_FEED_POSTS } from './demo-feed.js';
 import { issueDemoInvoice, payDemoInvoice } from './demo-invoices.js';
 import { seedJournal } from './demo-journal.js';
 import { renderDemoPhotos } from './demo-photos.js';
-import { addDays, ashaDietPlans, rohanDietPlan } from './demo-plans.js';
+import { ashaDietPlans, rohanDietPlan } from './demo-plans.js';
 import { seedCareRecord } from './demo-record.js';
+import { addDays, serviceDay, serviceInstant } from '../time.js';
 
 /**
  * Demo content for an empty database, so a fresh `npm start` shows every part
@@ -81,7 +81,7 @@ export async function seedDemo(
   const now = opts.now ?? new Date();
   const today = opts.today ?? todayUtc(now);
   // The clinic's calendar, journal and invoices run on India-time days.
-  const indiaToday = indiaDay(now);
+  const indiaToday = serviceDay(now);
   // Rendering takes a moment; do it before the transaction holds its lock.
   const ashaPlans = ashaDietPlans(today);
   const rohanPlan = rohanDietPlan(today);
@@ -179,23 +179,23 @@ export async function seedDemo(
     const ashaPaid = await issue(
       people.asha,
       { plan: { planType: 'WL', planId: 'tier-commitment' }, clientStateCode: '27' },
-      indiaInstant(addDays(ashaStart, -2), 11 * 60),
+      serviceInstant(addDays(ashaStart, -2), 11 * 60),
     );
     await payDemoInvoice(trx, ashaPaid, {
       utr: '432118765501',
-      claimedAt: indiaInstant(addDays(ashaStart, -1), 19 * 60 + 5),
-      confirmedAt: indiaInstant(ashaStart, 10 * 60),
+      claimedAt: serviceInstant(addDays(ashaStart, -1), 19 * 60 + 5),
+      confirmedAt: serviceInstant(ashaStart, 10 * 60),
       dietitianId: admin.id,
     });
     const rohanPaid = await issue(
       people.rohan,
       { plan: { planType: 'WG', planId: 'tier-kickstart' }, clientStateCode: '29' },
-      indiaInstant(addDays(rohanStart, -1), 17 * 60),
+      serviceInstant(addDays(rohanStart, -1), 17 * 60),
     );
     await payDemoInvoice(trx, rohanPaid, {
       utr: '432987120044',
-      claimedAt: indiaInstant(addDays(rohanStart, -1), 21 * 60 + 40),
-      confirmedAt: indiaInstant(rohanStart, 9 * 60 + 45),
+      claimedAt: serviceInstant(addDays(rohanStart, -1), 21 * 60 + 40),
+      confirmedAt: serviceInstant(rohanStart, 9 * 60 + 45),
       dietitianId: admin.id,
     });
     await issue(
@@ -204,7 +204,7 @@ export async function seedDemo(
         lines: [{ description: 'Lab report review: thyroid profile, vitamin D and B12', quantity: 1, unitPaise: 600_00 }],
         clientStateCode: '27',
       },
-      indiaInstant(addDays(indiaToday, -2), 16 * 60),
+      serviceInstant(addDays(indiaToday, -2), 16 * 60),
     );
     await issue(
       people.rohan,
@@ -213,7 +213,7 @@ export async function seedDemo(
         clientStateCode: '29',
         notes: 'Month 2: paying extends your plan from the day after this month ends.',
       },
-      indiaInstant(addDays(indiaToday, -1), 18 * 60),
+      serviceInstant(addDays(indiaToday, -1), 18 * 60),
     );
 
     // Each client checked in on their weigh-in days since their plan began: nobody starts overdue.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { indiaDay } from '../../server/care-record/service.js';
+import { serviceDay } from '../../server/time.js';
 import { DESKTOP, PHONE } from '../helpers/browser.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { callerFor } from '../helpers/callers.js';
@@ -39,7 +39,7 @@ withServerAndBrowser((s, b) => {
   browser = b;
 });
 
-const day = (offset: number) => new Date(Date.parse(`${indiaDay(new Date())}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset: number) => new Date(Date.parse(`${serviceDay(new Date())}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe('the console Overview and the care record, live', () => {
   it('at 1440 px the Overview counts an unread message the moment it is sent, and each count opens the page that clears it', async () => {

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { formatDay } from '../../server/format.js';
-import { serviceDay } from '../../server/payments/service.js';
+import { serviceDay } from '../../server/time.js';
 import { callerFor } from '../helpers/callers.js';
 import { DESKTOP, openContext, PHONE } from '../helpers/browser.js';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';

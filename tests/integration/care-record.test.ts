@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indiaDay } from '../../server/care-record/service.js';
+import { serviceDay } from '../../server/time.js';
 import { callerFor } from '../helpers/callers.js';
 import { addSubscription } from '../helpers/fixtures.js';
 import { tinyPdf } from '../helpers/pdf.js';
@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => server?.stop());
 
-const today = () => indiaDay(new Date());
+const today = () => serviceDay(new Date());
 const dayOffset = (days: number) => new Date(Date.parse(`${today()}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const count = async (table: 'goals' | 'body_measurements' | 'progress_photos' | 'documents' | 'intakes', clientId: number) =>
   Number(

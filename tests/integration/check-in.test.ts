@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../server/check-in/cadence.js';
+import { addDays } from '../../server/time.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { callerFor, failure, wsClient } from '../helpers/callers.js';
 

@@ -1,7 +1,7 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../server/seed/demo-plans.js';
+import { addDays } from '../../server/time.js';
 import { createDietPlan, EXPIRED_LINK_MESSAGE, INVALID_LINK_MESSAGE } from '../../server/diet-plan/service.js';
 import { PDF_LINK_TTL_SECONDS, signPdfLink } from '../../server/diet-plan/signed-url.js';
 import { renderDietPlanPdf } from '../../server/pdf/diet-plan.js';

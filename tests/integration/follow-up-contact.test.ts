@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../server/check-in/cadence.js';
+import { addDays } from '../../server/time.js';
 import { sendDueReminders } from '../../server/check-in/reminders.js';
 import { todayUtc } from '../../server/validation.js';
 import { callerFor, wsClient } from '../helpers/callers.js';

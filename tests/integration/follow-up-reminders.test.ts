@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../server/check-in/cadence.js';
+import { addDays } from '../../server/time.js';
 import { formatDay } from '../../server/format.js';
 import { REMINDER_JOB, sendDueReminders } from '../../server/check-in/reminders.js';
 import { connectPostgres } from '../../server/db/connect.js';

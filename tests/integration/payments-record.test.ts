@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPlan } from '../../server/catalogue/plans.js';
-import { serviceDay } from '../../server/payments/service.js';
-import { addDays } from '../../server/check-in/cadence.js';
+import { addDays, serviceDay } from '../../server/time.js';
 import { callerFor, failure } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceDay } from '../../server/payments/service.js';
+import { serviceDay } from '../../server/time.js';
 import { callerFor, failure } from '../helpers/callers.js';
 import { pdfText } from '../helpers/pdf.js';
 import { startSecondInstance, startTestServer, type TestServer, type TestUser } from '../helpers/server.js';

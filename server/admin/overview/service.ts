@@ -3,12 +3,11 @@ import { FOLLOW_UP_VIEWS } from '../../check-in/schema.js';
 import type { SessionUser } from '../../auth/session.js';
 import type { Db } from '../../db/index.js';
 import { totalUnread } from '../../messages/repo.js';
+import { addDays, DAY_MS } from '../../time.js';
 import { todayUtc } from '../../validation.js';
 import * as repo from './repo.js';
 import { LAB_REPORTS_NEW_DAYS, type Overview, VISIT_DAYS } from './schema.js';
 
-const DAY_MS = 86_400_000;
-const dayBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
 const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
 
 /**
@@ -20,7 +19,7 @@ const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
  */
 export async function getOverview(db: Db, actor: Pick<SessionUser, 'id'>, now = new Date()): Promise<Overview> {
   const today = todayUtc(now);
-  const firstDay = dayBefore(today, VISIT_DAYS - 1);
+  const firstDay = addDays(today, -(VISIT_DAYS - 1));
   const [queue, unread, claims, labReports, bookings, support, subscriptions, clients, rating, visits] = await Promise.all([
     followUpQueue(db, now),
     totalUnread(db, actor.id, false),
@@ -49,7 +48,7 @@ export async function getOverview(db: Db, actor: Pick<SessionUser, 'id'>, now = 
     // avg() of smallint is numeric (a string from pg): stars to one decimal.
     rating: { average: avgHalf === null ? null : Math.round(avgHalf * 5) / 10, count: count(rating) },
     visits: Array.from({ length: VISIT_DAYS }, (_, i) => {
-      const day = dayBefore(today, VISIT_DAYS - 1 - i);
+      const day = addDays(today, -(VISIT_DAYS - 1 - i));
       return { day, ...(byDay.get(day) ?? { visits: 0, visitors: 0 }) };
     }),
   };

@@ -1,16 +1,17 @@
 import { TRPCClientError } from '@trpc/client';
 import type { SlotView } from '../../../server/appointments/schema';
+import { isServiceZone, SERVICE_TIME_ZONE } from '../../../server/time';
 
 /** The viewer's own time zone (the browser's), sent with every slots request. */
 export function viewerTimeZone(): string {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Kolkata';
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || SERVICE_TIME_ZONE;
   } catch {
-    return 'Asia/Kolkata';
+    return SERVICE_TIME_ZONE;
   }
 }
 
-export const isIndia = (tz: string) => tz === 'Asia/Kolkata' || tz === 'Asia/Calcutta';
+export const isIndia = (tz: string) => isServiceZone(tz);
 
 /** "Tue 20 Oct" for a 'YYYY-MM-DD' day (a calendar day: no time zone shift). */
 export function dayLabel(day: string, opts: { weekday?: 'short' | 'long' } = {}): string {

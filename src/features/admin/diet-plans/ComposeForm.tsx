@@ -13,6 +13,7 @@ import {
 import { type ComposedDietPlan, type ComposedDietPlanInput, composedDietPlanSchema, MEASURES } from '../../../../server/diet-plan/schema';
 import { MEASURE_KEYS, type Measure, parseQuantity } from '../../../../server/nutrition/measures';
 import type { FoodSummary } from '../../../../server/nutrition/schema';
+import { addDays } from '../../../../server/time';
 import { Button } from '../../../components/ui/Button';
 import { FieldErrorLines, SelectField, TextAreaField, TextField } from '../../../components/ui/Field';
 import { PlanSumsProvider, usePlanSums } from './plan-sums';
@@ -45,13 +46,12 @@ const newItem = () => ({
   portion: { quantity: 1, unit: 'katori' as Measure, grams: undefined as number | undefined },
 });
 const newMeal = (time = '08:00', name = 'Breakfast') => ({ time, name, items: [newItem()], notes: '' });
-const plusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 export function blankPlan(today: string): Form {
   return {
     title: 'Diet plan',
     from: today,
-    to: plusDays(today, 6),
+    to: addDays(today, 6),
     days: [
       {
         label: 'Monday',

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { type AvailabilityForm, availabilityFieldKey, availabilityForm } from '../../../../server/appointments/schema';
+import { serviceDay } from '../../../../server/time';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { Page } from '../../../components/ui/Page';
@@ -322,7 +323,7 @@ export function AvailabilityPage() {
                       exceptions: [
                         ...form.exceptions,
                         {
-                          day: new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10),
+                          day: serviceDay(new Date()),
                           kind: 'off',
                           startMinute: null,
                           endMinute: null,

@@ -16,20 +16,14 @@ import { LoadError, Loading } from '../../../components/ui/States';
 import { errorMessage } from '../../../lib/errors';
 import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
+import { addDays, mondayOf, SERVICE_TIME_ZONE, serviceDay } from '../../../../server/time';
 import { SlotPicker } from '../SlotPicker';
 import { dayLabel } from '../slots';
 import { useLiveAppointments } from '../use-live-appointments';
 import { WaitingCallsNotice } from '../../calls/WaitingCallsNotice';
 
-const INDIA = 'Asia/Kolkata';
-
 /** Today in India, 'YYYY-MM-DD'. */
-const indiaToday = () => new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-const mondayOf = (day: string) => {
-  const wd = new Date(`${day}T00:00:00Z`).getUTCDay();
-  return addDays(day, wd === 0 ? -6 : 1 - wd);
-};
+const indiaToday = () => serviceDay(new Date());
 
 export const STATUS_TONE: Record<AppointmentView['status'], string> = {
   booked: 'border-brand-300 bg-brand-50',
@@ -152,7 +146,7 @@ export function AppointmentDialog({ appointment: a, onClose }: { appointment: Ap
   const slots = useQuery({
     ...trpc.appointments.slots.queryOptions({
       kind: a.kind,
-      tz: INDIA,
+      tz: SERVICE_TIME_ZONE,
       ...(a.clientId && a.kind === 'follow_up' ? { clientId: a.clientId } : {}),
     }),
     enabled: mode === 'move',
@@ -271,7 +265,7 @@ export function AppointmentDialog({ appointment: a, onClose }: { appointment: Ap
             ) : (
               <SlotPicker
                 slots={slots.data.slots}
-                timeZone={INDIA}
+                timeZone={SERVICE_TIME_ZONE}
                 value={picked?.start ?? null}
                 onChange={setPicked}
                 label="New time (India)"
