@@ -27,6 +27,7 @@ import {
   journalLimit,
   NOT_YOURS,
   ONLY_CLIENT_LOGS,
+  entryAfterChange,
   oneWithDetails,
   TOO_OLD,
   takeJournalSlot,
@@ -204,9 +205,7 @@ export async function updateMeal(deps: JournalDeps, actor: SessionUser, input: U
     return dropped;
   });
   await deleteFiles(deps, removed);
-  const row = await repo.findEntry(deps.db, input.id);
-  if (!row) throw notFound(JOURNAL_ENTRY_MISSING, { id: [JOURNAL_ENTRY_MISSING] });
-  return oneWithDetails(deps.db, actor, row, now);
+  return entryAfterChange(deps.db, actor, input.id, now);
 }
 
 async function deleteFiles(deps: JournalDeps, ids: readonly string[]) {

@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record.js';
 import { lockBuckets, recordSlots } from '../auth/rate-limit.js';
 import type { SessionUser } from '../auth/session.js';
 import { insertOnce, sameRequest } from '../db/idempotent.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict } from '../errors.js';
 import { recordNotices } from '../notifications/notify.js';
 import { replaceItems } from '../nutrition/days-repo.js';
 import { noteFoodUse } from '../nutrition/search.js';
@@ -10,8 +10,8 @@ import { publishJournalSignal } from './events.js';
 import { resolveItems } from './items.js';
 import { commentNotice, markNotice, replyNotices } from './notices.js';
 import * as repo from './repo.js';
-import { JOURNAL_ENTRY_MISSING, type MealItemInput, type MealMark } from './schema.js';
-import { entryFor, isDietitian, type JournalDeps, journalLimit, oneWithDetails, takeJournalSlot, toComment } from './service.js';
+import type { MealItemInput, MealMark } from './schema.js';
+import { entryAfterChange, entryFor, isDietitian, type JournalDeps, journalLimit, takeJournalSlot, toComment } from './service.js';
 
 /** The conversation around a meal: comments from both sides, and the dietitian's marks and estimates. */
 
@@ -110,9 +110,7 @@ export async function markEntry(deps: JournalDeps, actor: SessionUser, input: { 
     if (client?.is_active && input.mark) deliver = await recordNotices(trx, deps, [markNotice(client, entry.id, input.mark, now)]);
   });
   deliver();
-  const row = await repo.findEntry(deps.db, entry.id);
-  if (!row) throw notFound(JOURNAL_ENTRY_MISSING, { id: [JOURNAL_ENTRY_MISSING] });
-  return oneWithDetails(deps.db, actor, row, now);
+  return entryAfterChange(deps.db, actor, entry.id, now);
 }
 
 /**
@@ -140,7 +138,5 @@ export async function estimateMeal(deps: JournalDeps, actor: SessionUser, input:
     });
     await publishJournalSignal(trx, { clientId: entry.client_id, kind: 'entry', entryId: entry.id, date: entry.eaten_on });
   });
-  const row = await repo.findEntry(deps.db, entry.id);
-  if (!row) throw notFound(JOURNAL_ENTRY_MISSING, { id: [JOURNAL_ENTRY_MISSING] });
-  return oneWithDetails(deps.db, actor, row, now);
+  return entryAfterChange(deps.db, actor, entry.id, now);
 }

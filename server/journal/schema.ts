@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { attachmentView } from '../attachments/schema.js';
-import { nutrientTotal } from '../nutrition/days-schema.js';
+import { clientDaysInput, nutrientTotal } from '../nutrition/days-schema.js';
 import { foodKind, foodQuantity, measure, nutrientAmounts } from '../nutrition/schema.js';
 import { dateField, idempotencyKey, idField, optionalText, requiredText } from '../validation.js';
 
@@ -154,19 +154,7 @@ export const mealIdInput = z.object({ id: idField('id') });
 export const estimateFields = z.object({ items: mealItems });
 export const estimateInput = estimateFields.extend({ entryId: idField('entryId') });
 
-export const listMealsInput = z
-  .object({
-    /** The client (a dietitian names one; a client may leave it out or name itself). */
-    clientId: idField('clientId').optional(),
-    /** First day, 'YYYY-MM-DD' (India time); six days before `to` when left out. */
-    from: dateField('from is required').optional(),
-    /** Last day; today when left out. */
-    to: dateField('to is required').optional(),
-  })
-  .refine((v) => v.from === undefined || v.to === undefined || v.from <= v.to, {
-    message: 'from must not be after to',
-    path: ['from'],
-  });
+export const listMealsInput = clientDaysInput;
 export type ListMealsInput = z.infer<typeof listMealsInput>;
 
 export const dayInput = z.object({

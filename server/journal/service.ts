@@ -113,6 +113,13 @@ export async function withDetails(db: Db, actor: SessionUser, rows: readonly rep
 export const oneWithDetails = async (db: Db, actor: SessionUser, row: repo.EntryRow, now: Date) =>
   (await withDetails(db, actor, [row], todayOf(now)))[0]!;
 
+/** An entry read again after a change, as its reader sees it. */
+export async function entryAfterChange(db: Db, actor: SessionUser, id: number, now: Date) {
+  const row = await repo.findEntry(db, id);
+  if (!row) throw notFound(JOURNAL_ENTRY_MISSING, { id: [JOURNAL_ENTRY_MISSING] });
+  return oneWithDetails(db, actor, row, now);
+}
+
 /** An entry the actor may see: any for a dietitian, only their own for a client (403), 404 when there is none. */
 export async function entryFor(db: Db, actor: SessionUser, id: number) {
   const entry = await repo.findEntry(db, id);

@@ -87,15 +87,3 @@ export async function targetsOf(db: Db, clientIds: readonly number[]) {
     .execute();
   return new Map(rows.map((r) => [r.client_id, { targets: r.targets as Nutrients, showNumbers: r.show_numbers }]));
 }
-
-/** Foods of one source by their reference there (IFCT codes), for content that names foods so (the demo). */
-export async function foodIdsByRef(db: Db, source: 'ifct2017' | 'csv' | 'clinic', refs: readonly string[]): Promise<Map<string, number>> {
-  if (refs.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('foods')
-    .select(['id', 'source_ref'])
-    .where('source', '=', source)
-    .where('source_ref', 'in', [...refs])
-    .execute();
-  return new Map(rows.map((r) => [r.source_ref as string, r.id]));
-}

@@ -21,11 +21,12 @@ export const nutrientTotal = z.object({
 });
 export type NutrientTotal = z.infer<typeof nutrientTotal>;
 
-export const nutritionDaysInput = z
+/** A client and a range of days ('YYYY-MM-DD', India time), as the journal's list and the days' totals take them. */
+export const clientDaysInput = z
   .object({
     /** The client (a dietitian names one; a client may leave it out or name itself). */
     clientId: idField('clientId').optional(),
-    /** First day, 'YYYY-MM-DD' (India time); six days before `to` when left out. */
+    /** First day; six days before `to` when left out. */
     from: dateField('from is required').optional(),
     /** Last day; today when left out. */
     to: dateField('to is required').optional(),
@@ -34,6 +35,7 @@ export const nutritionDaysInput = z
     message: 'from must not be after to',
     path: ['from'],
   });
+export const nutritionDaysInput = clientDaysInput;
 export type NutritionDaysInput = z.infer<typeof nutritionDaysInput>;
 
 export const nutritionDay = z.object({

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import * as repo from '../journal/repo.js';
-import { foodIdsByRef, replaceItems } from '../nutrition/days-repo.js';
+import { replaceItems } from '../nutrition/days-repo.js';
+import { foodIdsBySourceRef } from '../nutrition/recipes-repo.js';
 import { type MealKind, type MealMark, mealDescription } from '../journal/schema.js';
 import type { FileStorage } from '../storage/storage.js';
 import { cameraName, storeDemoPhoto } from './demo-files.js';
@@ -272,7 +273,7 @@ export async function seedJournal(
   // The demo loads IFCT 2017 first; a food it rejected is left out of the meal, never invented.
   const codes = new Set<string>();
   for (let d = 0; d <= JOURNAL_DAYS; d++) for (const m of menu(d)) for (const [code] of m.foods ?? []) codes.add(code);
-  const foodIds = await foodIdsByRef(trx, 'ifct2017', [...codes]);
+  const foodIds = await foodIdsBySourceRef(trx, 'ifct2017', [...codes]);
   for (let daysAgo = JOURNAL_DAYS; daysAgo >= 0; daysAgo--) {
     const day = addDays(opts.today, -daysAgo);
     for (const [i, planned] of menu(daysAgo).entries()) {
