@@ -31,6 +31,7 @@ import * as callSeatClaimedAt from './2026-11-28T1001_call_seat_claimed_at.js';
 import * as consultationTimeZone from './2026-11-28T1010_consultation_time_zone.js';
 import * as offlinePayments from './2026-11-28T1060_offline_payments.js';
 import * as foodLibrary from './2026-11-28T2000_food_library.js';
+import * as messageRulesAsDefinitions from './2026-11-28T2300_message_rules_as_definitions.js';
 
 /**
  * Every migration, in order. Imported statically so the same list runs under
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1010_consultation_time_zone': consultationTimeZone,
   '2026-11-28T1060_offline_payments': offlinePayments,
   '2026-11-28T2000_food_library': foodLibrary,
+  '2026-11-28T2300_message_rules_as_definitions': messageRulesAsDefinitions,
 };

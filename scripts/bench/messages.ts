@@ -1,5 +1,5 @@
 /**
- * The messages part of `npm run bench` (issue 23), each figure against the
+ * The messages part of `npm run bench`, each figure against the
  * least possible server (reference-server.ts) in the same run:
  * - send → arrival at the other side's open subscription, with `n` open
  *   conversations (2n sockets: the client's and a dietitian's of each), a
@@ -247,27 +247,34 @@ export type MessagesReport = {
 
 /**
  * The send without its rules (bench database only): `message_send` with its signature and answer kept, doing
- * only what the reference's statement does (the seq, the insert, the NOTIFY). Every rule a real send keeps (the
- * repeat check, the rate limit, who may write, office hours, the read mark, pushes, the away reply) is left out,
- * so the difference between REST sends against it and against the real function is what those rules cost; the
- * rest (Hono, the session, zod, the service, Kysely, the batching of decision 124) is the same. The real function
- * is put back after (STORED_SEND_SQL).
+ * for each send only what the reference's statement does (the seq, the insert, the NOTIFY carrying the row).
+ * Every rule a real send keeps (the repeat check, the rate limit, who may write, office hours, the read mark,
+ * pushes, the away reply) is left out, so the difference between REST sends against it and against the real
+ * function is what those rules cost; the rest (Hono, the session, zod, the service, Kysely, the batching of
+ * send-batch.ts) is the same. The real function is put back after (STORED_SEND_SQL).
  */
 export function sendFloorSql(stored: StoredSend): string {
-  // The signature and the answer's columns come from the stored function, so they cannot drift from the migration.
+  // The signature and the answer's columns come from the stored function, so they cannot drift from its source file.
   return `
   create or replace function message_send(${stored.args}) returns ${stored.result}
   language plpgsql volatile as $$
   #variable_conflict use_column
-  declare c record; m record;
+  declare s record; c record; m record;
   begin
-    update conversations cv set last_seq = cv.last_seq + 1, last_message_at = p_at, last_sender_role = p_sender_role
-     where cv.id = p_conversation_id and cv.client_id = p_sender_id returning cv.id, cv.client_id, cv.last_seq into c;
-    insert into messages (conversation_id, seq, sender_id, sender_role, client_message_id, text, sent_at)
-    values (c.id, c.last_seq, p_sender_id, p_sender_role, p_key, p_text, p_at) returning messages.id into m;
-    perform pg_notify(p_channel, json_build_object('kind', 'message', 'conversationId', c.id, 'seq', c.last_seq)::text);
-    return query select 'sent'::text, null::timestamptz, c.client_id, '{}'::integer[],
-      m.id, c.id, c.last_seq, p_sender_id, p_sender_role, p_key, p_text, p_at, ''::text, ''::text;
+    for s in select * from rows from (jsonb_to_recordset(p_sends) as (conversation_id integer, sender_id integer,
+        sender_role text, client_message_id uuid, text text, at timestamptz))
+        with ordinality as x(conversation_id, sender_id, sender_role, client_message_id, text, at, n) loop
+      update conversations cv set last_seq = cv.last_seq + 1, last_message_at = s.at, last_sender_role = s.sender_role
+       where cv.id = s.conversation_id and cv.client_id = s.sender_id returning cv.id, cv.client_id, cv.last_seq into c;
+      insert into messages (conversation_id, seq, sender_id, sender_role, client_message_id, text, sent_at)
+      values (c.id, c.last_seq, s.sender_id, s.sender_role, s.client_message_id, s.text, s.at) returning messages.id into m;
+      perform pg_notify(p_channel, json_build_object('kind', 'message', 'conversationId', c.id, 'seq', c.last_seq,
+        'row', json_build_object('id', m.id, 'conversation_id', c.id, 'seq', c.last_seq, 'sender_id', s.sender_id,
+          'sender_role', s.sender_role, 'client_message_id', s.client_message_id, 'text', s.text, 'sent_at', s.at,
+          'sender_first', '', 'sender_last', ''))::text);
+      return query select s.n::integer, 'sent'::text, null::timestamptz, c.client_id, '{}'::integer[],
+        m.id, c.id, c.last_seq, s.sender_id, s.sender_role, s.client_message_id, s.text, s.at, ''::text, ''::text;
+    end loop;
   end $$`;
 }
 
@@ -281,14 +288,15 @@ const roundsOf = (rounds: PairedRound[]) => rounds.map((r) => ratio(r.app.rps, r
 
 export function renderMessagesReport(r: MessagesReport): string {
   const out = [
-    '## Messages (issue 23)',
+    '## Messages',
     '',
     `Written by \`npm run bench -- --parts=messages\` (scripts/bench/messages.ts). Run ${r.date.slice(0, 16).replace('T', ' ')} UTC on ` +
       `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, load average ` +
       `${r.loadavg.map((l) => l.toFixed(2)).join(' / ')} at the end; the load generator shares the cores with the servers. ` +
-      'The least possible server (scripts/bench/reference-server.ts) does the same insert, seq and NOTIFY (ids only) in one ' +
-      'statement on the same tables, and for each NOTIFY loads the message once, builds its frame once and writes it ' +
-      'straight to the conversation’s sockets.',
+      'The least possible server (scripts/bench/reference-server.ts, node:http + pg + ws) makes one statement per send (the ' +
+      'repeat check by the sender’s key, the gapless seq, the insert, and a NOTIFY carrying the whole message), writes no ' +
+      'other table, and for each NOTIFY builds one frame from its payload (nothing read again) and writes it straight to the ' +
+      'conversation’s sockets.',
     '',
     '### A message reaching the other side',
     '',

@@ -12,12 +12,13 @@
  * stream in one loop: no per-socket framing, views, session checks or
  * batches. The app's live feed is measured against it.
  *
- * For messages (issue 23) it is the least-possible sender and delivery: POST
- * /messages does the app's insert, sequence number and NOTIFY (ids only) in
- * one statement on the same tables; a socket on /ws/messages?c=<id> hears one
- * conversation, and for each NOTIFY it loads the message once (one named
- * statement), builds the frame once and writes it to that conversation's
- * sockets.
+ * For messages it is the least-possible sender and delivery: POST /messages
+ * is one statement (the repeat check by the sender's key, the conversation's
+ * gapless seq, the insert, and a NOTIFY carrying the whole message), writing
+ * only the conversation's counter and the message; a socket on
+ * /ws/messages?c=<id> hears one conversation, and for each NOTIFY it builds
+ * one frame from the payload (nothing read again) and writes it to that
+ * conversation's sockets.
  * Started by scripts/bench.ts as
  * its own process; its throughput is what this machine allows for that work.
  */
@@ -75,47 +76,41 @@ await listener.query(`listen ${EVENTS_CHANNEL}`);
 const MESSAGES_CHANNEL = 'poshan_bench_messages';
 /** Each conversation's subscribers, by conversation id. */
 const conversationSockets = new Map<number, Set<Duplex>>();
+/**
+ * One statement per send: a repeat of the sender's key answers the first message; otherwise the
+ * conversation's counter (its row lock makes seqs gapless, in commit order), the insert, and the NOTIFY
+ * carrying the message as subscribers see it ($5 is the sender's name, read with the session).
+ */
 const SEND = {
   name: 'send',
-  text: `with c as (
-           update conversations set last_seq = last_seq + 1, last_message_at = now(), last_sender_role = 'client'
-           where id = $1 and client_id = $2 returning id, last_seq),
+  text: `with prior as (
+           select id, seq, sent_at from messages where sender_id = $2 and client_message_id = $3),
+         c as (
+           update conversations set last_seq = last_seq + 1
+           where id = $1 and client_id = $2 and not exists (select 1 from prior) returning id, last_seq),
          m as (
            insert into messages (conversation_id, seq, sender_id, sender_role, client_message_id, text, sent_at)
            select c.id, c.last_seq, $2, 'client', $3, $4, now() from c returning id, conversation_id, seq, sent_at)
-         select m.id, m.seq, m.sent_at, pg_notify('${MESSAGES_CHANNEL}', json_build_object('conversationId', m.conversation_id, 'seq', m.seq)::text)
-         from m`,
-};
-const MESSAGE = {
-  name: 'message',
-  text: `select m.id, m.seq, m.conversation_id, m.client_message_id, m.sender_id, m.sender_role, m.text, m.sent_at,
-           u.first_name, u.last_name
-         from messages m left join users u on u.id = m.sender_id where m.conversation_id = $1 and m.seq = $2`,
+         select m.id, m.seq, m.sent_at, pg_notify('${MESSAGES_CHANNEL}', json_build_object(
+             'conversationId', m.conversation_id, 'seq', m.seq,
+             'message', json_build_object('id', m.id, 'seq', m.seq, 'conversationId', m.conversation_id,
+               'clientMessageId', $3::uuid, 'sender', json_build_object('id', $2::integer, 'name', $5::text, 'role', 'client'),
+               'text', $4::text, 'attachments', '[]'::json, 'sentAt', m.sent_at))::text)::text as notified
+         from m
+         union all
+         select id, seq, sent_at, null from prior`,
 };
 listener.on('notification', (n) => {
   if (n.channel !== MESSAGES_CHANNEL || !n.payload) return;
-  const { conversationId, seq } = JSON.parse(n.payload) as { conversationId: number; seq: number };
+  const { conversationId, seq, message } = JSON.parse(n.payload) as { conversationId: number; seq: number; message: unknown };
   const sockets = conversationSockets.get(conversationId);
   if (!sockets?.size) return;
-  void pool.query({ ...MESSAGE, values: [conversationId, seq] }).then(({ rows: [r] }) => {
-    if (!r) return;
-    const message = {
-      id: r.id,
-      seq: r.seq,
-      conversationId: r.conversation_id,
-      clientMessageId: r.client_message_id,
-      sender: { id: r.sender_id, name: `${r.first_name} ${r.last_name}`, role: r.sender_role },
-      text: r.text,
-      attachments: [],
-      sentAt: r.sent_at.toISOString(),
-    };
-    const id = String(r.seq);
-    const data = { kind: 'message', message };
-    const frame = textFrame(
-      Buffer.from(JSON.stringify({ id: 1, jsonrpc: '2.0', result: { type: 'data', id, data: { json: { id, data } } } })),
-    );
-    for (const stream of sockets) stream.write(frame);
-  });
+  const id = String(seq);
+  const data = { kind: 'message', message };
+  const frame = textFrame(
+    Buffer.from(JSON.stringify({ id: 1, jsonrpc: '2.0', result: { type: 'data', id, data: { json: { id, data } } } })),
+  );
+  for (const stream of sockets) stream.write(frame);
 });
 await listener.query(`listen ${MESSAGES_CHANNEL}`);
 
@@ -123,7 +118,7 @@ const hash = (token: string) => createHash('sha256').update(token).digest('base6
 
 const SESSION = {
   name: 'session',
-  text: `select s.id as session_id, u.id, u.role from sessions s join users u on u.id = s.user_id
+  text: `select s.id as session_id, u.id, u.role, u.first_name, u.last_name from sessions s join users u on u.id = s.user_id
          where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now() and u.is_active`,
 };
 const FEED_PAGE = {
@@ -172,7 +167,8 @@ async function sendMessage(req: IncomingMessage, res: ServerResponse) {
   const user = await userOf(req);
   if (!user) return send(res, 401, { status: 401, message: 'Your session has expired. Please sign in again.' });
   const body = JSON.parse(text) as { conversationId: number; text: string; clientMessageId: string };
-  const { rows } = await pool.query({ ...SEND, values: [body.conversationId, user.id, body.clientMessageId, body.text] });
+  const name = `${user.first_name} ${user.last_name}`;
+  const { rows } = await pool.query({ ...SEND, values: [body.conversationId, user.id, body.clientMessageId, body.text, name] });
   if (!rows[0]) return send(res, 404, { status: 404, message: 'No such conversation.' });
   send(res, 201, { status: 201, message: 'Message sent', data: { id: rows[0].id, seq: rows[0].seq, sentAt: rows[0].sent_at } });
 }

@@ -3,23 +3,20 @@ import type { Db } from '../db/index.js';
 
 /** The login_attempts table: one row per slot taken in a rate-limit bucket (rate-limit.ts decides). */
 
-/** When the n-th newest slot of a bucket since `since` was taken (n from 1), or undefined when there are fewer. */
+/**
+ * When the n-th newest slot of a bucket since `since` was taken (n from 1), or undefined when there are fewer:
+ * the database's `rate_limit_full_at` (server/db/sql/), which message_send reads too.
+ */
 export async function nthNewestSlotSince(db: Db, bucket: string, since: Date, n: number): Promise<Date | undefined> {
-  const row = await db
-    .selectFrom('login_attempts')
-    .select('at')
-    .where('bucket', '=', bucket)
-    .where('at', '>', since)
-    .orderBy('at', 'desc')
-    .offset(n - 1)
-    .limit(1)
-    .executeTakeFirst();
-  return row?.at;
+  const { rows } = await sql<{
+    at: Date | null;
+  }>`select rate_limit_full_at(${bucket}::text, ${since}::timestamptz, ${n}::integer) as at`.execute(db);
+  return rows[0]?.at ?? undefined;
 }
 
-/** A transaction-scoped advisory lock per bucket, taken in the order given. */
+/** A transaction-scoped advisory lock per bucket, in one order whatever the order given (`rate_limit_lock`, as message_send takes them). */
 export async function lockBucketNames(trx: Db, buckets: string[]): Promise<void> {
-  for (const bucket of buckets) await sql`select pg_advisory_xact_lock(hashtextextended(${bucket}, 0))`.execute(trx);
+  await sql`select rate_limit_lock(${buckets}::text[])`.execute(trx);
 }
 
 export async function insertSlots(trx: Db, buckets: string[], at: Date): Promise<void> {

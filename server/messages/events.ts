@@ -1,18 +1,17 @@
 import type { Db, DbHandle } from '../db/index.js';
 import { createNotifySource, type NotifySource } from '../realtime/notify-source.js';
 import * as repo from './repo.js';
-import { SentHere } from './sent-here.js';
 import { KeptOfficeHours } from './settings.js';
 import { SendBatcher } from './send-batch.js';
-import type { MessageSignal } from './schema.js';
+import { type MessageSignal, type NotifiedMessageRow, SENDER_ROLES } from './schema.js';
 
 /**
- * Live delivery of conversations (issue 23; the channel is
- * realtime/live-channel.ts). Every committed change to a conversation (a
- * message, a read receipt) notifies this channel from inside its
- * transaction, so the hint goes out only if the change commits; typing is
- * published as it happens and never stored. Payloads hold ids and numbers,
- * never text: a subscriber loads what it may see.
+ * Live delivery of conversations (the channel is realtime/live-channel.ts).
+ * Every committed change to a conversation (a message, a read receipt)
+ * notifies this channel from inside its transaction, so the hint goes out
+ * only if the change commits; typing is published as it happens and never
+ * stored. Payloads hold ids and numbers, and a new message's stored row when
+ * it has no files (storedRowOf); each instance makes what a viewer may see.
  */
 export const MESSAGES_CHANNEL = 'messages';
 
@@ -30,10 +29,32 @@ export async function publishMessageSignal(trx: Db, signal: MessageSignal): Prom
 
 const isId = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) > 0;
 
+const isText = (s: unknown) => typeof s === 'string';
+const isTextOrNull = (s: unknown) => s === null || typeof s === 'string';
+
+function isNotifiedRow(value: unknown, conversationId: unknown, seq: unknown): value is NotifiedMessageRow {
+  const r = value as Partial<Record<string, unknown>> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    isId(r.id) &&
+    r.conversation_id === conversationId &&
+    r.seq === seq &&
+    (r.sender_id === null || isId(r.sender_id)) &&
+    SENDER_ROLES.includes(r.sender_role as NotifiedMessageRow['sender_role']) &&
+    isTextOrNull(r.client_message_id) &&
+    isText(r.text) &&
+    isText(r.sent_at) &&
+    !Number.isNaN(Date.parse(r.sent_at as string)) &&
+    isTextOrNull(r.sender_first) &&
+    isTextOrNull(r.sender_last)
+  );
+}
+
 function isNote(value: unknown): value is MessageNote {
   const v = value as Partial<Record<string, unknown>> | null;
   if (typeof v !== 'object' || v === null || !isId(v.conversationId)) return false;
-  if (v.kind === 'message') return isId(v.seq);
+  if (v.kind === 'message') return isId(v.seq) && (v.row === undefined || isNotifiedRow(v.row, v.conversationId, v.seq));
   if (v.kind === 'read') return isId(v.userId) && Number.isSafeInteger(v.seq);
   if (v.kind === 'typing') return isId(v.userId);
   return false;
@@ -49,14 +70,23 @@ export function parseMessageSignal(payload: string): MessageNote | null {
   }
 }
 
-/** The `messages` NOTIFY channel as a live source, the typing throttle of this instance and the messages it just sent. */
+/**
+ * The stored row a message's NOTIFY carried (no files: those are read with their links for each viewer), or
+ * undefined when it carried ids only (a message with files, an automatic reply, a row too long for a NOTIFY):
+ * the caller reads it from the database then. A speed trick only: both give the same message.
+ */
+export function storedRowOf(note: Extract<MessageNote, { kind: 'message' }>): repo.MessageRow | undefined {
+  const r = note.row;
+  return r && { ...r, sent_at: new Date(r.sent_at), attachment_ids: [] };
+}
+
+/** The `messages` NOTIFY channel as a live source, the typing throttle of this instance, its office hours and its sends. */
 export type MessagesBus = NotifySource<MessageNote> & {
   /** Whether a typing notice from this sender in this conversation may go out now (at most one per TYPING_EVERY_MS). */
   typingAllowed(userId: number, conversationId: number, nowMs: number): boolean;
-  sentHere: SentHere;
   /** The office hours as this instance last read them (a send checks their version). */
   officeHours: KeptOfficeHours;
-  /** Sends that arrive together go to the database in one call (send-batch.ts, decision 124). */
+  /** Sends that arrive together go to the database in one call (send-batch.ts). */
   sends: SendBatcher;
 };
 
@@ -65,7 +95,6 @@ export function createMessagesBus(handle: DbHandle, onError: (err: Error) => voi
   const lastTyping = new Map<string, number>();
   return {
     ...source,
-    sentHere: new SentHere(),
     officeHours: new KeptOfficeHours(),
     sends: new SendBatcher(handle.db),
     typingAllowed(userId, conversationId, nowMs) {

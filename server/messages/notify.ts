@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { composeMail } from '../mail/compose.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { type UserNotice, pushOf, recordNotices } from '../notifications/notify.js';
+import * as noticesRepo from './notices-repo.js';
 import * as repo from './repo.js';
 
 /**
@@ -19,7 +20,7 @@ import * as repo from './repo.js';
  * person's preferences decide each.
  * - Push, immediately: a message sent tells its recipient's devices at once,
  *   in the call that stores it (`messagePush` makes it; message_send records
- *   it through record_push_notices, decision 123).
+ *   it through record_push_notices).
  * - E-mail, after NOTICE_AFTER_MS: a message still unread then mails its
  *   recipient once: the client, or the care team (the primary dietitian,
  *   else every dietitian); at most one notice per conversation and side per
@@ -69,12 +70,12 @@ async function recipientsOf(
   c: { client_id: number; primary_dietitian_id: number | null },
   side: NoticeSide,
 ): Promise<Recipient[]> {
-  const rows = await repo.recipientsOf(trx, c.client_id, c.primary_dietitian_id, side);
+  const rows = await noticesRepo.recipientsOf(trx, c.client_id, c.primary_dietitian_id, side);
   return rows.map((r) => ({ userId: r.user_id, email: r.email, firstName: r.first_name }));
 }
 
 /**
- * The push a message sends to the other side at once, as message_send records it (decision 123) in the
+ * The push a message sends to the other side at once, as message_send records it in the
  * transaction that stores the message, for each recipient (recipientsOf's rule, in the database): the client
  * hears "New message from your dietitian", the care team "New message from <client>". The key of each is
  * `key_prefix` + seq + ':' + the recipient's id.
@@ -119,7 +120,7 @@ export function messageWaitingMail(opts: { to: string; firstName: string; sender
   });
 }
 
-type Locked = NonNullable<Awaited<ReturnType<typeof repo.lockConversation>>>;
+type Locked = NonNullable<Awaited<ReturnType<typeof noticesRepo.lockConversation>>>;
 type Decision = { notice: Notice } | { settled: number } | null;
 
 /** What one side of a locked conversation is owed now: a notice, a settled mark (read meanwhile), or nothing yet. */
@@ -127,7 +128,7 @@ async function decide(trx: Db, c: Locked, side: NoticeSide, now: Date): Promise<
   const from = side === 'team' ? 'client' : 'dietitian';
   const notifiedSeq = side === 'team' ? c.team_notified_seq : c.client_notified_seq;
   const notifiedAt = side === 'team' ? c.team_notified_at : c.client_notified_at;
-  const waiting = await repo.oldestWaiting(trx, c.id, from, notifiedSeq, new Date(now.getTime() - NOTICE_AFTER_MS));
+  const waiting = await noticesRepo.oldestWaiting(trx, c.id, from, notifiedSeq, new Date(now.getTime() - NOTICE_AFTER_MS));
   if (!waiting) return null;
   const marks = await repo.readMarks(trx, c.id, c.client_id);
   const readUpTo = side === 'team' ? marks.teamSeq : marks.clientSeq;
@@ -157,7 +158,7 @@ async function decide(trx: Db, c: Locked, side: NoticeSide, now: Date): Promise<
  */
 export async function sendMessageNotices(deps: NoticeDeps, now: Date): Promise<Notice[]> {
   const baseUrl = publicBaseUrl(deps);
-  const candidates = await repo.conversationsOwedNotice(
+  const candidates = await noticesRepo.conversationsOwedNotice(
     deps.db,
     new Date(now.getTime() - NOTICE_AFTER_MS),
     new Date(now.getTime() - NOTICE_LOOKBACK_MS),
@@ -166,17 +167,17 @@ export async function sendMessageNotices(deps: NoticeDeps, now: Date): Promise<N
   for (const { id } of candidates) {
     const afterCommit: (() => void)[] = [];
     const notices = await deps.db.transaction().execute(async (trx) => {
-      const c = await repo.lockConversation(trx, id);
+      const c = await noticesRepo.lockConversation(trx, id);
       if (!c) return [];
       const decided: Notice[] = [];
       for (const side of ['team', 'client'] as const) {
         const d = await decide(trx, c, side, now);
         if (!d) continue;
         if ('settled' in d) {
-          await repo.settleNotice(trx, c.id, side, d.settled);
+          await noticesRepo.settleNotice(trx, c.id, side, d.settled);
           continue;
         }
-        await repo.recordNotice(trx, c.id, side, d.notice.seq, now);
+        await noticesRepo.recordNotice(trx, c.id, side, d.notice.seq, now);
         afterCommit.push(await recordNotices(trx, deps, noticeMails(d.notice, baseUrl)));
         decided.push(d.notice);
       }

@@ -1,10 +1,9 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Database, Db } from '../db/index.js';
-import type { MessagePush } from './notify.js';
 
-/** Messages and conversations (issue 23): the Kysely queries, `db` or `trx` first. */
+/** Messages and conversations: the Kysely queries, `db` or `trx` first (the send is send-repo.ts, the notices' notices-repo.ts). */
 
-const conversationFields = [
+export const conversationFields = [
   'c.id',
   'c.client_id',
   'c.primary_dietitian_id',
@@ -47,21 +46,6 @@ export function findConversation(db: Db, id: number) {
     .executeTakeFirst();
 }
 
-/**
- * The conversation row locked until the transaction ends: every message's seq
- * is taken from its counter under this lock, so seqs are gapless and numbered
- * in commit order on every instance.
- */
-export function lockConversation(trx: Db, id: number) {
-  return trx
-    .selectFrom('conversations as c')
-    .innerJoin('users as u', 'u.id', 'c.client_id')
-    .select([...conversationFields, 'u.is_active as client_active'])
-    .where('c.id', '=', id)
-    .forUpdate('c')
-    .executeTakeFirst();
-}
-
 const messageColumns = [
   'm.id',
   'm.conversation_id',
@@ -76,7 +60,7 @@ const messageColumns = [
 ] as const;
 
 /** Messages with their sender's name and their files' ids in order: one statement, also for a message without files. */
-function messagesWithSender(db: Db) {
+export function messagesWithSender(db: Db) {
   return db
     .selectFrom('messages as m')
     .leftJoin('users as s', 's.id', 'm.sender_id')
@@ -382,159 +366,6 @@ export function saveSettings(
     .values({ id: 1, ...row })
     .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
-}
-
-/* Notifications. */
-
-/**
- * Conversations where a message from one side has waited unread since before
- * `olderThan` and no notification covered it yet: the candidates the
- * notification sweep decides on (it re-checks each under the conversation's lock).
- */
-export function conversationsOwedNotice(db: Db, olderThan: Date, since: Date, limit = 200) {
-  return db
-    .selectFrom('messages as m')
-    .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
-    .select('c.id')
-    .distinct()
-    .where('m.sent_at', '<=', olderThan)
-    .where('m.sent_at', '>', since)
-    .where('m.sender_role', '<>', 'system')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('m.sender_role', '=', 'client'), eb('m.seq', '>', eb.ref('c.team_notified_seq'))]),
-        eb.and([eb('m.sender_role', '=', 'dietitian'), eb('m.seq', '>', eb.ref('c.client_notified_seq'))]),
-      ]),
-    )
-    .limit(limit)
-    .execute();
-}
-
-/** The newest message of one side sent at or before `olderThan`, after `afterSeq`. */
-export function oldestWaiting(db: Db, conversationId: number, role: 'client' | 'dietitian', afterSeq: number, olderThan: Date) {
-  return messagesWithSender(db)
-    .where('m.conversation_id', '=', conversationId)
-    .where('m.sender_role', '=', role)
-    .where('m.seq', '>', afterSeq)
-    .where('m.sent_at', '<=', olderThan)
-    .orderBy('m.seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
-export function recordNotice(trx: Db, conversationId: number, side: 'client' | 'team', seq: number, at: Date) {
-  return trx
-    .updateTable('conversations')
-    .set(side === 'client' ? { client_notified_at: at, client_notified_seq: seq } : { team_notified_at: at, team_notified_seq: seq })
-    .where('id', '=', conversationId)
-    .execute();
-}
-
-/** A side's waiting messages up to `seq` were read before a notice was due: none is owed for them. */
-export function settleNotice(trx: Db, conversationId: number, side: 'client' | 'team', seq: number) {
-  return trx
-    .updateTable('conversations')
-    .set(side === 'client' ? { client_notified_seq: seq } : { team_notified_seq: seq })
-    .where('id', '=', conversationId)
-    .execute();
-}
-
-/**
- * Who hears of a message on one side (the database's `message_recipients`, which message_send reads too): the
- * client if active; for the team, the primary dietitian if active, else every active dietitian.
- */
-export async function recipientsOf(db: Db, clientId: number, primaryDietitianId: number | null, side: 'client' | 'team') {
-  const { rows } = await sql<{ user_id: number; email: string; first_name: string }>`
-    select user_id, email, first_name from message_recipients(${clientId}::integer, ${primaryDietitianId}::integer, ${side}::text)`.execute(
-    db,
-  );
-  return rows;
-}
-
-/** What `message_send` answered (migration 2026-11-26T0900, decision 123). */
-export type SendOutcome = 'sent' | 'repeat' | 'limited' | 'missing' | 'forbidden' | 'deactivated' | 'stale-hours';
-type SendRow = {
-  outcome: SendOutcome;
-  full_at: Date | null;
-  client_id: number | null;
-  push_ids: number[] | null;
-} & { [K in Exclude<keyof MessageRow, 'attachment_ids'>]: MessageRow[K] | null };
-
-export type SendInOneCall = {
-  conversationId: number;
-  senderId: number;
-  senderRole: 'client' | 'dietitian';
-  clientMessageId: string;
-  text: string;
-  at: Date;
-  /** The sender's rate-limit bucket (its advisory lock serialises the sender's sends) and window. */
-  limit: { bucket: string; max: number; windowMs: number };
-  /** For a client: the version of the office hours `away` was computed from; a newer one answers 'stale-hours'. */
-  hoursVersion: string | null;
-  /** For a client writing while the office is closed: when it opens, and the away reply (once per closed period). */
-  away: { until: Date; text: string } | null;
-  push: MessagePush;
-  channel: string;
-};
-
-/**
- * A send in one call (decision 123): the repeat check, the rate-limit slot, the seq under the conversation's
- * lock, the insert, the sender's read mark, the NOTIFY, the recipients' pushes and the away reply, or nothing
- * but an outcome saying why not. In the caller's transaction when it passes one (a send with files).
- */
-export async function sendInOneCall(db: Db, a: SendInOneCall) {
-  const { rows } = await sql<SendRow>`
-    select * from message_send(${a.conversationId}::integer, ${a.senderId}::integer, ${a.senderRole}::text,
-      ${a.clientMessageId}::uuid, ${a.text}::text, ${a.at}::timestamptz,
-      ${a.limit.bucket}::text, ${a.limit.max}::integer, ${a.limit.windowMs}::bigint,
-      ${a.hoursVersion}::text, ${a.away?.until ?? null}::timestamptz, ${a.away?.text ?? null}::text,
-      ${JSON.stringify(a.push)}::jsonb, ${a.channel}::text)`.execute(db);
-  return sendResultOf(rows[0]!);
-}
-
-export type SendResult = ReturnType<typeof sendResultOf>;
-
-function sendResultOf(r: SendRow) {
-  const { outcome, full_at, client_id, push_ids, ...message } = r;
-  // A message just stored carries no files yet (the caller claims them); a repeat's are read with it again.
-  return {
-    outcome,
-    fullAt: full_at,
-    clientId: client_id,
-    pushIds: push_ids ?? [],
-    message: { ...message, attachment_ids: [] } as MessageRow,
-  };
-}
-
-/**
- * Several sends in one call (`message_send_batch`, decision 124): each is `message_send` with all its rules, in one
- * transaction; the answers come back in the order of `sends`. One send that fails outright (not a refusal: an
- * error) fails the call, and nothing of it is stored.
- */
-export async function sendBatchInOneCall(db: Db, sends: readonly SendInOneCall[]): Promise<SendResult[]> {
-  const channel = sends[0]?.channel;
-  if (!channel || sends.some((a) => a.channel !== channel)) throw new Error('a batch of sends notifies one channel');
-  const items = sends.map((a) => ({
-    conversation_id: a.conversationId,
-    sender_id: a.senderId,
-    sender_role: a.senderRole,
-    client_message_id: a.clientMessageId,
-    text: a.text,
-    at: a.at.toISOString(),
-    bucket: a.limit.bucket,
-    limit_max: a.limit.max,
-    limit_window_ms: a.limit.windowMs,
-    hours_version: a.hoursVersion,
-    away_until: a.away?.until.toISOString() ?? null,
-    away_text: a.away?.text ?? null,
-    push: a.push,
-  }));
-  const { rows } = await sql<SendRow & { idx: number }>`
-    select * from message_send_batch(${JSON.stringify(items)}::jsonb, ${channel}::text)`.execute(db);
-  if (rows.length !== sends.length) throw new Error(`message_send_batch answered ${rows.length} of ${sends.length} sends`);
-  const results: SendResult[] = new Array(sends.length);
-  for (const { idx, ...row } of rows) results[idx - 1] = sendResultOf(row);
-  return results;
 }
 
 /** The live-delivery hint, sent from inside the change's transaction (only a commit sends it): ids and numbers only. */

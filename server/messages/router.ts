@@ -55,7 +55,7 @@ export const messagesRouter = router({
    */
   events: clientProcedure.input(conversationEventsInput).subscription(async function* ({ ctx, input, signal }) {
     const viewer = await service.conversationViewer(ctx.deps.db, ctx.user, input.conversationId);
-    yield* ctx.deps.messagesLive.open(conversationStream(ctx.deps.db, ctx.deps.messagesBus.sentHere), {
+    yield* ctx.deps.messagesLive.open(conversationStream(ctx.deps.db), {
       viewer,
       cursor: input.lastEventId,
       ...liveSubscriber(ctx, signal),

@@ -281,9 +281,29 @@ export const conversationPanel = z.object({
     .nullable(),
 });
 
-/** What the `messages` NOTIFY channel carries: ids and numbers only, never text. */
+/**
+ * A message as message_send stores it and its NOTIFY carries it (sql/message_send.sql): the columns of the
+ * row, `sent_at` as JSON writes a timestamp. Every instance makes the subscribers' view of it (toMessage).
+ */
+export type NotifiedMessageRow = {
+  id: number;
+  conversation_id: number;
+  seq: number;
+  sender_id: number | null;
+  sender_role: (typeof SENDER_ROLES)[number];
+  client_message_id: string | null;
+  text: string;
+  sent_at: string;
+  sender_first: string | null;
+  sender_last: string | null;
+};
+
+/**
+ * What the `messages` NOTIFY channel carries: ids and numbers, and for a new message without files its stored
+ * row (`row`, when it fits in a NOTIFY), so that no instance reads it again to show it.
+ */
 export type MessageSignal =
-  | { kind: 'message'; conversationId: number; seq: number }
+  | { kind: 'message'; conversationId: number; seq: number; row?: NotifiedMessageRow }
   | { kind: 'read'; conversationId: number; userId: number; seq: number };
 
 /**

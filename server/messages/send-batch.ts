@@ -1,18 +1,18 @@
 import type { Db } from '../db/index.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import * as repo from './repo.js';
+import { type SendInOneCall, type SendResult, sendMessages } from './send-repo.js';
 
 /** Calls to the database for sends that may be under way at once; more sends wait and go together in the next call. */
 export const SEND_CALLS_IN_FLIGHT = 2;
 /** The most sends in one call (a bigger queue goes in several). */
 export const SEND_BATCH_MAX = 64;
 
-type Waiting = { send: repo.SendInOneCall; resolve: (r: repo.SendResult) => void; reject: (err: unknown) => void };
+type Waiting = { send: SendInOneCall; resolve: (r: SendResult) => void; reject: (err: unknown) => void };
 
 /**
- * Sends that arrive together share one call to the database (decision 124). A send goes at once when fewer than
- * SEND_CALLS_IN_FLIGHT calls are under way (alone, through `message_send`, as before); otherwise it waits for the
- * next call, which takes every send waiting by then (`message_send_batch`). Nothing waits on a timer: under light
+ * Sends that arrive together share one call to the database. A send goes at once when fewer than
+ * SEND_CALLS_IN_FLIGHT calls are under way (alone); otherwise it waits for the next call, which takes every send
+ * waiting by then (the same `message_send`, given many). Nothing waits on a timer: under light
  * load every send is alone, and under heavy load the calls grow instead of queueing, so a send costs the database
  * a share of one statement, one round trip and one commit.
  *
@@ -33,7 +33,7 @@ export class SendBatcher {
     private readonly limits = { inFlight: SEND_CALLS_IN_FLIGHT, batchMax: SEND_BATCH_MAX },
   ) {}
 
-  send(send: repo.SendInOneCall): Promise<repo.SendResult> {
+  send(send: SendInOneCall): Promise<SendResult> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ send, resolve, reject });
       this.pump();
@@ -53,12 +53,12 @@ export class SendBatcher {
 
   private async call(batch: Waiting[]) {
     if (batch.length === 1) return this.alone(batch[0]!);
-    let results: repo.SendResult[];
+    let results: SendResult[];
     this.counts.calls++;
     this.counts.batches++;
     this.counts.sends += batch.length;
     try {
-      results = await repo.sendBatchInOneCall(
+      results = await sendMessages(
         this.db,
         batch.map((w) => w.send),
       );
@@ -78,6 +78,6 @@ export class SendBatcher {
   private alone(w: Waiting) {
     this.counts.calls++;
     this.counts.sends++;
-    return repo.sendInOneCall(this.db, w.send).then(w.resolve, w.reject);
+    return sendMessages(this.db, [w.send]).then((r) => w.resolve(r[0]!), w.reject);
   }
 }

@@ -19,6 +19,7 @@ import type { ConversationViewer } from './streams.js';
 import { awayReply, nextOpening } from './office-hours.js';
 import { sameRequest } from '../db/idempotent.js';
 import * as repo from './repo.js';
+import { type SendInOneCall, sendMessages } from './send-repo.js';
 import {
   CONVERSATION_MISSING,
   type ConversationSummary,
@@ -34,8 +35,8 @@ export type MessageDeps = {
   config: { rateLimits: Pick<RateLimits, 'messages'> };
   mailer: Mailer;
   jobs?: JobQueue;
-  /** This instance's channel: a message sent here is kept for its own live event (sent-here.ts), the office hours read once. */
-  messagesBus?: Pick<MessagesBus, 'sentHere' | 'officeHours' | 'sends'>;
+  /** This instance's channel: its office hours, read once, and its sends, which share calls to the database. */
+  messagesBus?: Pick<MessagesBus, 'officeHours' | 'sends'>;
 };
 
 /** Who an automatic reply is from. */
@@ -115,7 +116,7 @@ function messageLimit(limits: Pick<RateLimits, 'messages'>, senderId: number): K
 const HOURS_TRIES = 3;
 
 /**
- * Sends a message, in one call to the database (`message_send`, decision 123): under the sender's rate-limit
+ * Sends a message, in one call to the database (`message_send`, sql/message_send.sql): under the sender's rate-limit
  * lock and then the conversation's row lock, the seq comes from the row's counter, so seqs are gapless and in
  * commit order across instances; the sender's read mark, the NOTIFY every instance hears on commit, the other
  * side's pushes and a closed office's away reply go with it. A repeat of a clientMessageId returns the first
@@ -132,11 +133,11 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
     // Without this instance's bus (a script, a test) the hours are read on every send.
     const known = role === 'client' ? await (deps.messagesBus?.officeHours ?? new KeptOfficeHours()).get(db, fresh) : null;
     const opensAt = known ? nextOpening(known.hours, now) : null;
-    // Outside a transaction, sends arriving together share one call to the database (decision 124).
+    // Outside a transaction, sends arriving together share one call to the database (send-batch.ts).
     const call =
       db === deps.db && deps.messagesBus
         ? deps.messagesBus.sends.send.bind(deps.messagesBus.sends)
-        : (a: repo.SendInOneCall) => repo.sendInOneCall(db, a);
+        : async (a: SendInOneCall) => (await sendMessages(db, [a]))[0]!;
     return call({
       conversationId: input.conversationId,
       senderId: actor.id,
@@ -148,6 +149,7 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
       hoursVersion: known?.version ?? null,
       away: opensAt ? { until: opensAt, text: awayReply(opensAt) } : null,
       push,
+      withFiles: attachmentIds.length > 0,
       channel: MESSAGES_CHANNEL,
     });
   };
@@ -171,7 +173,6 @@ export async function sendMessage(deps: MessageDeps, actor: SessionUser, input: 
   switch (sent.outcome) {
     case 'sent':
       deliverAfterCommit(deps, sent.pushIds)();
-      deps.messagesBus?.sentHere.remember(sent.message);
       return {
         ...(attachmentIds.length > 0 ? await withFiles(deps.db, actor, sent.message, now) : toMessage(sent.message)),
         repeated: false,

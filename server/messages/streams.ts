@@ -1,9 +1,8 @@
 import { ROLE } from '../auth/roles.js';
 import type { Db } from '../db/index.js';
 import type { LiveCatchUp, LiveShown, LiveStream, ResumableStream } from '../realtime/live-channel.js';
-import { CATCH_UP_MAX_MESSAGES, type MessageNote } from './events.js';
+import { CATCH_UP_MAX_MESSAGES, type MessageNote, storedRowOf } from './events.js';
 import * as repo from './repo.js';
-import type { SentHere } from './sent-here.js';
 import type { ConversationEvent, InboxEvent } from './schema.js';
 import { messagesWithFiles } from './service.js';
 
@@ -41,8 +40,7 @@ async function catchUp(db: Db, viewer: ConversationViewer, cursor: string): Prom
   return { events, position, resync: false };
 }
 
-/** `sentHere`: rows of messages this instance just sent, used instead of loading them again (decision 123). */
-export function conversationStream(db: Db, sentHere?: SentHere): ResumableStream<ConversationViewer, MessageNote, ConversationEvent> {
+export function conversationStream(db: Db): ResumableStream<ConversationViewer, MessageNote, ConversationEvent> {
   return {
     name: 'messages',
     ready: { kind: 'ready' },
@@ -67,7 +65,7 @@ export function conversationStream(db: Db, sentHere?: SentHere): ResumableStream
       }
       return views
         .memo('message', async () => {
-          const row = sentHere?.take(n.conversationId, n.seq) ?? (await repo.messageBySeq(db, n.conversationId, n.seq));
+          const row = storedRowOf(n) ?? (await repo.messageBySeq(db, n.conversationId, n.seq));
           return row ? (await messagesWithFiles(db, filesViewer(viewer), [row]))[0]! : null;
         })
         .then((message) => (message ? views.shared('message', () => ({ kind: 'message', message })) : null));

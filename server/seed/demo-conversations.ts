@@ -4,7 +4,9 @@ import type { Db } from '../db/index.js';
 import { MESSAGES_CHANNEL } from '../messages/events.js';
 import { messagePush, NOTICE_AFTER_MS } from '../messages/notify.js';
 import { awayReply, nextOpening } from '../messages/office-hours.js';
+import * as notices from '../messages/notices-repo.js';
 import * as repo from '../messages/repo.js';
+import { sendMessages } from '../messages/send-repo.js';
 import type { OfficeHours } from '../messages/schema.js';
 import type { FileStorage } from '../storage/storage.js';
 import { cameraName, storeDemoPhoto } from './demo-files.js';
@@ -128,20 +130,23 @@ export async function seedConversation(
     if (at.getTime() > opts.now.getTime()) continue;
     const sender = line.from === 'client' ? client : dietitian;
     const opensAt = line.from === 'client' ? nextOpening(opts.officeHours, at) : null;
-    const result = await repo.sendInOneCall(trx, {
-      conversationId: conversation.id,
-      senderId: sender.id,
-      senderRole: line.from,
-      clientMessageId: randomUUID(),
-      text: line.text,
-      at,
-      limit: { bucket: bucket.messageSender(sender.id), ...DEMO_SEND_LIMIT },
-      hoursVersion: line.from === 'client' ? hoursVersion : null,
-      away: opensAt ? { until: opensAt, text: awayReply(opensAt) } : null,
-      push: messagePush(conversation.id, line.from, sender.name),
-      channel: MESSAGES_CHANNEL,
-    });
-    if (result.outcome !== 'sent') throw new Error(`The demo message was not sent: ${result.outcome}`);
+    const [result] = await sendMessages(trx, [
+      {
+        conversationId: conversation.id,
+        senderId: sender.id,
+        senderRole: line.from,
+        clientMessageId: randomUUID(),
+        text: line.text,
+        at,
+        limit: { bucket: bucket.messageSender(sender.id), ...DEMO_SEND_LIMIT },
+        hoursVersion: line.from === 'client' ? hoursVersion : null,
+        away: opensAt ? { until: opensAt, text: awayReply(opensAt) } : null,
+        push: messagePush(conversation.id, line.from, sender.name),
+        withFiles: line.photo !== undefined,
+        channel: MESSAGES_CHANNEL,
+      },
+    ]);
+    if (result?.outcome !== 'sent') throw new Error(`The demo message was not sent: ${result?.outcome}`);
     if (line.photo) {
       const photo = opts.photos.get(line.photo)!;
       const id = await storeDemoPhoto(trx, storage, photo, {
@@ -170,8 +175,8 @@ export async function seedConversation(
     }
     // The unread-message e-mail went out when it was due (so a fresh start mails nobody); nothing is owed for what was read.
     const noticeSide = side === 'client' ? 'client' : 'team';
-    if (unread) await repo.recordNotice(trx, conversation.id, noticeSide, unread.seq, new Date(unread.at.getTime() + NOTICE_AFTER_MS));
-    else await repo.settleNotice(trx, conversation.id, noticeSide, readSeq);
+    if (unread) await notices.recordNotice(trx, conversation.id, noticeSide, unread.seq, new Date(unread.at.getTime() + NOTICE_AFTER_MS));
+    else await notices.settleNotice(trx, conversation.id, noticeSide, readSeq);
   }
   return conversation.id;
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES_CHANNEL } from '../../server/messages/events.js';
 import { messagePush } from '../../server/messages/notify.js';
-import type { SendInOneCall } from '../../server/messages/repo.js';
+import type { SendInOneCall } from '../../server/messages/send-repo.js';
 import { SendBatcher } from '../../server/messages/send-batch.js';
 import { issueSession } from '../../server/auth/sessions-repo.js';
 import { ROLE } from '../../server/auth/roles.js';
@@ -61,6 +61,7 @@ function clientSend(user: Account, conversationId: number, text: string, max = 3
     hoursVersion: null,
     away: null,
     push: messagePush(conversationId, 'client', user.firstName),
+    withFiles: false,
     channel: MESSAGES_CHANNEL,
   };
 }

@@ -7,7 +7,7 @@ import { wsClient } from '../helpers/callers.js';
 import { startSecondInstance, startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * Conversations live (issue 23) over tRPC's WebSocket, through the one live
+ * Conversations live over tRPC's WebSocket, through the one live
  * channel: messages arrive as `list` returns them (from either instance),
  * receipts and typing reach the other side only, a resumed subscription
  * replays what it missed in order, another client is refused, and typing is
@@ -119,14 +119,45 @@ describe('messages.events', () => {
     await expect.poll(() => inbox.events().filter((e) => e.kind === 'changed').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     expect(team.events().some((e) => e.kind === 'read')).toBe(false);
 
-    // A reply sent on the instance the sockets are on: its live event may be built from the row the send holds
-    // (sent-here.ts); it must be exactly what the list answers.
+    // A reply: its live event is built from the row its NOTIFY carries (no query for it); it must be exactly
+    // what the list answers.
     const reply = await send(meera.token, id, 'Good start! Add a fruit. 🍎', server.url);
     await expect.poll(() => messagesOf(mine.events()).map((m) => m.seq), { timeout: 10_000 }).toEqual([sent.seq, reply.seq]);
     const page = await fetch(`${server.url}/api/conversations/${id}/messages?after=${reply.seq - 1}`, {
       headers: { authorization: `Bearer ${asha.token}` },
     }).then((r) => r.json() as Promise<{ data: unknown[] }>);
     expect(JSON.parse(JSON.stringify(messagesOf(mine.events())[1]))).toEqual(page.data[0]);
+  });
+
+  it('delivers a message with a file as the list answers it, its file included, from either instance', async () => {
+    const pia = await server.user({ firstName: 'Pia', lastName: 'Shah' });
+    const id = await conversationOf(pia);
+    const team = conversation(connect(meera.token), id);
+    const mine = conversation(connect(pia.token, second.url), id);
+    await Promise.all([team.ready(), mine.ready()]);
+    const form = new FormData();
+    form.append('file', new Blob([new TextEncoder().encode('%PDF-1.4\n1 0 obj <<>> endobj\n%%EOF\n')]), 'lipid-profile.pdf');
+    const uploaded = await fetch(`${server.url}/api/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${pia.token}` },
+      body: form,
+    }).then((r) => r.json() as Promise<{ data: { id: string } }>);
+    const res = await fetch(`${second.url}/api/conversations/${id}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${pia.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'My lab report', clientMessageId: randomUUID(), attachmentIds: [uploaded.data.id] }),
+    });
+    expect(res.status).toBe(201);
+    const sent = ((await res.json()) as { data: { seq: number } }).data;
+    await expect.poll(() => messagesOf(team.events()).map((m) => m.seq), { timeout: 10_000 }).toEqual([sent.seq]);
+    await expect.poll(() => messagesOf(mine.events()).map((m) => m.seq), { timeout: 10_000 }).toEqual([sent.seq]);
+    const listed = await fetch(`${server.url}/api/conversations/${id}/messages?after=${sent.seq - 1}`, {
+      headers: { authorization: `Bearer ${meera.token}` },
+    }).then((r) => r.json() as Promise<{ data: { attachments: { id: string; name: string }[] }[] }>);
+    for (const live of [messagesOf(team.events())[0]!, messagesOf(mine.events())[0]!]) {
+      expect(live.attachments.map((a) => [a.id, a.name])).toEqual([[uploaded.data.id, 'lipid-profile.pdf']]);
+      expect(live.attachments.map((a) => a.id)).toEqual(listed.data[0]!.attachments.map((a) => a.id));
+    }
   });
 
   it('replays the messages missed since lastEventId in order, then the current receipt, then goes live', async () => {
