@@ -3,7 +3,7 @@ import type { SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { formatDay } from '../format.js';
-import { type MailDeps, mailDietPlanPublished } from '../notify/client-mail.js';
+import { type MailDeps, mailDietPlanPublished } from '../notifications/client-mail.js';
 import { renderDietPlanPdf } from '../pdf/diet-plan.js';
 import { noteFoodUse } from '../nutrition/search.js';
 import { checkedPlanFoods, totalsNutrientsFor } from './foods.js';

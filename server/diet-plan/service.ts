@@ -5,7 +5,7 @@ import type { Db } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
 import { AppError, badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
 import { mapPage } from '../db/paging.js';
-import { type MailDeps, mailDietPlanPublished } from '../notify/client-mail.js';
+import { type MailDeps, mailDietPlanPublished } from '../notifications/client-mail.js';
 import { renderDietPlanPdf } from '../pdf/diet-plan.js';
 import { findClientAccount } from '../users/repo.js';
 import * as repo from './repo.js';

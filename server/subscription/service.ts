@@ -6,7 +6,7 @@ import type { Db } from '../db/index.js';
 import { mapPage } from '../db/paging.js';
 import { badRequest, issueMessage, notFound, zodFieldErrors } from '../errors.js';
 import { formatDay } from '../format.js';
-import { type MailDeps, mailSubscriptionAssigned } from '../notify/client-mail.js';
+import { type MailDeps, mailSubscriptionAssigned } from '../notifications/client-mail.js';
 import { todayUtc } from '../validation.js';
 import { isSubscriptionExpired, planEndDate } from './period.js';
 import * as repo from './repo.js';

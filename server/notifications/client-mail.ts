@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps.js';
 import { publicBaseUrl } from '../auth/service.js';
 import { findPlanForMail } from '../diet-plan/repo.js';
 import { dietPlanPublishedMail, subscriptionAssignedMail } from '../mail/templates.js';
-import { sendNotices } from '../notifications/notify.js';
+import { sendNotices } from './notify.js';
 import { findSubscriptionForMail } from '../subscription/repo.js';
 
 /**
