@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  */
 export const INFRASTRUCTURE_WITH_OWN_SQL: Record<string, string> = {
   'app.ts': 'the readiness probe sends `select 1`: a question about the connection, not about data',
-  'cli/user-create.ts': 'checks that Postgres answers (`select 1`) before anything else, to say so clearly when it does not',
+  'cli/postgres.ts': 'a command checks that Postgres answers (`select 1`) before anything else, to say so clearly when it does not',
   'db/clock-skew.ts': "reads the database server's clock to compare it with this machine's",
   'db/startup-lock.ts': 'a session-level advisory lock held on its own connection across the migrations',
   'seed/demo.ts': "demo content for every domain's tables in one transaction, under its own advisory lock",

@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db, Tx } from '../db/index.js';
 import { badRequest, notFound } from '../errors.js';
 import type { createFoodInput, updateFoodInput } from './foods-schema.js';
 import { lockFood, replacePortions } from './foods-repo.js';
+import * as repo from './foods-write-repo.js';
+import type { FoodSource, NameRow } from './foods-write-repo.js';
 import { defaultPortions, type FoodGroup } from './groups.js';
 import type { Portion } from './measures.js';
 import { type Nutrients, nutrientProblems } from './nutrients.js';
@@ -16,7 +17,7 @@ import { type Nutrients, nutrientProblems } from './nutrients.js';
  * callers validate the shape with foods-schema.ts and record the audit entry.
  */
 
-export type FoodSource = 'ifct2017' | 'csv' | 'clinic';
+export type { FoodSource } from './foods-write-repo.js';
 
 /** A food as createFoodInput gives it, and where it came from. */
 export type FoodWrite = z.output<typeof createFoodInput> & {
@@ -44,8 +45,6 @@ function inTransaction<T>(db: Db, work: (trx: Tx) => Promise<T>): Promise<T> {
 /** Devanagari text is Hindi; anything else (English, a transliteration such as "toor") is filed under 'en'. */
 export const nameLang = (name: string): 'en' | 'hi' => (/\p{Script=Devanagari}/u.test(name) ? 'hi' : 'en');
 
-type NameRow = { food_id: number; name: string; lang: 'en' | 'hi'; is_alias: boolean };
-
 /** A food's name rows: its English and Hindi names first, then aliases, each name once (case aside). */
 export function nameRows(foodId: number, name: string, nameHi: string | null, aliases: readonly string[]): NameRow[] {
   const seen = new Set<string>();
@@ -67,35 +66,28 @@ export async function saveFood(db: Db, input: FoodWrite, opts: { now?: Date } = 
   assertSound(input.per100g);
   const now = opts.now ?? new Date();
   return inTransaction(db, async (trx) => {
-    const { id } = await trx
-      .insertInto('foods')
-      .values({
+    const id = await repo.insertFood(
+      trx,
+      {
         kind: input.recipe ? 'recipe' : 'food',
         name: input.name,
-        name_hi: input.nameHi,
-        food_group: input.group,
+        nameHi: input.nameHi,
+        group: input.group,
         source: input.source ?? 'clinic',
-        source_ref: input.sourceRef ?? null,
-        per_100g: JSON.stringify(input.per100g),
-        cooked_grams: input.recipe?.cookedGrams ?? null,
-        serving_grams: input.recipe?.servingGrams ?? null,
-        created_by: input.createdBy ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('food_names')
-      .values(nameRows(id, input.name, input.nameHi, input.aliases))
-      .execute();
+        sourceRef: input.sourceRef ?? null,
+        per100g: input.per100g,
+        cookedGrams: input.recipe?.cookedGrams ?? null,
+        servingGrams: input.recipe?.servingGrams ?? null,
+        createdBy: input.createdBy ?? null,
+      },
+      now,
+    );
+    await repo.addNames(trx, nameRows(id, input.name, input.nameHi, input.aliases));
     const portions = input.portions ?? defaultPortions(input.group);
-    if (portions.length > 0) {
-      await trx
-        .insertInto('food_portions')
-        .values(portions.map((p) => ({ food_id: id, unit: p.unit, grams: p.grams })))
-        .execute();
-    }
+    await repo.addPortions(
+      trx,
+      portions.map((p) => ({ food_id: id, unit: p.unit, grams: p.grams })),
+    );
     return { id };
   });
 }
@@ -116,37 +108,13 @@ export async function updateFood(db: Db, patch: FoodPatch, opts: { now?: Date } 
         per100g: ['A recipe takes its values from its ingredients'],
       });
     }
-    const current = await trx.selectFrom('foods').select(['name', 'name_hi']).where('id', '=', patch.id).executeTakeFirstOrThrow();
+    const current = await repo.foodNamesOf(trx, patch.id);
     const name = patch.name ?? current.name;
     const nameHi = patch.nameHi !== undefined ? patch.nameHi : current.name_hi;
-    await trx
-      .updateTable('foods')
-      .set({
-        name,
-        name_hi: nameHi,
-        ...(patch.group ? { food_group: patch.group } : {}),
-        ...(patch.per100g ? { per_100g: JSON.stringify(patch.per100g) } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', patch.id)
-      .execute();
+    await repo.updateFoodRow(trx, patch.id, { name, nameHi, group: patch.group, per100g: patch.per100g }, now);
     if (patch.name !== undefined || patch.nameHi !== undefined || patch.aliases !== undefined) {
-      const aliases =
-        patch.aliases ??
-        (
-          await trx
-            .selectFrom('food_names')
-            .select('name')
-            .where('food_id', '=', patch.id)
-            .where('is_alias', '=', true)
-            .orderBy('name')
-            .execute()
-        ).map((r) => r.name);
-      await trx.deleteFrom('food_names').where('food_id', '=', patch.id).execute();
-      await trx
-        .insertInto('food_names')
-        .values(nameRows(patch.id, name, nameHi, aliases))
-        .execute();
+      const aliases = patch.aliases ?? (await repo.aliasesOf(trx, patch.id));
+      await repo.replaceNames(trx, patch.id, nameRows(patch.id, name, nameHi, aliases));
     }
     if (patch.portions) await replacePortions(trx, patch.id, patch.portions, now);
     return { id: patch.id };
@@ -190,40 +158,7 @@ export async function upsertImportedFoods(
     const counts: ImportCounts = { inserted: 0, updated: 0, unchanged: 0 };
     const ids = new Map<string, number>();
     for (const part of chunks(foods)) {
-      const written = await trx
-        .insertInto('foods')
-        .values(
-          part.map((f) => ({
-            name: f.name,
-            name_hi: f.nameHi,
-            food_group: f.group,
-            source,
-            source_ref: f.sourceRef,
-            per_100g: JSON.stringify(f.per100g),
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['source', 'source_ref'])
-            .where('source_ref', 'is not', null)
-            .doUpdateSet({
-              name: (eb) => eb.ref('excluded.name'),
-              name_hi: (eb) => eb.ref('excluded.name_hi'),
-              food_group: (eb) => eb.ref('excluded.food_group'),
-              per_100g: (eb) => eb.ref('excluded.per_100g'),
-              updated_at: (eb) => eb.ref('excluded.updated_at'),
-            })
-            .where(
-              sql<boolean>`(foods.name, foods.name_hi, foods.food_group, foods.per_100g) is distinct from
-                (excluded.name, excluded.name_hi, excluded.food_group, excluded.per_100g)`,
-            ),
-        )
-        // xmax is 0 on a row this statement inserted, the updating transaction's id on one it updated.
-        .returning(['id', 'source_ref', sql<boolean>`xmax = 0`.as('inserted')])
-        .execute();
-      for (const row of written) {
+      for (const row of await repo.upsertSourcedFoods(trx, source, part, now)) {
         ids.set(row.source_ref as string, row.id);
         if (row.inserted) counts.inserted += 1;
         else counts.updated += 1;
@@ -231,46 +166,25 @@ export async function upsertImportedFoods(
     }
     const missing = foods.filter((f) => !ids.has(f.sourceRef)).map((f) => f.sourceRef);
     for (const part of chunks(missing)) {
-      const rows = await trx
-        .selectFrom('foods')
-        .select(['id', 'source_ref'])
-        .where('source', '=', source)
-        .where('source_ref', 'in', part)
-        .execute();
-      for (const row of rows) ids.set(row.source_ref as string, row.id);
+      for (const row of await repo.idsBySourceRef(trx, source, part)) ids.set(row.source_ref as string, row.id);
     }
     counts.unchanged = missing.length;
 
     const idOf = (f: ImportedFood) => ids.get(f.sourceRef) as number;
     // The English and Hindi names are the source's: the old ones go, the aliases stay.
-    for (const part of chunks(foods)) {
-      await trx.deleteFrom('food_names').where('food_id', 'in', part.map(idOf)).where('is_alias', '=', false).execute();
-    }
-    const names = foods.flatMap((f) => nameRows(idOf(f), f.name, f.nameHi, f.aliases));
-    for (const part of chunks(names)) {
-      // A name that is now the food's English or Hindi name may be among its aliases already.
-      await trx
-        .insertInto('food_names')
-        .values(part)
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      const primary = part.filter((n) => !n.is_alias);
-      if (primary.length > 0) {
-        await sql`update food_names n set is_alias = false, lang = v.lang
-          from (values ${sql.join(primary.map((n) => sql`(${n.food_id}::int, ${n.name}::text, ${n.lang}::text)`))}) as v(food_id, name, lang)
-          where n.food_id = v.food_id and lower(n.name) = lower(v.name) and n.is_alias`.execute(trx);
-      }
+    for (const part of chunks(foods)) await repo.deletePrimaryNames(trx, part.map(idOf));
+    for (const part of chunks(foods.flatMap((f) => nameRows(idOf(f), f.name, f.nameHi, f.aliases)))) {
+      await repo.addNames(trx, part);
+      // A name that is now the food's English or Hindi name may have been among its aliases.
+      await repo.promoteToPrimary(
+        trx,
+        part.filter((n) => !n.is_alias),
+      );
     }
     const portions = foods.flatMap((f) =>
       (f.portions ?? defaultPortions(f.group as FoodGroup)).map((p: Portion) => ({ food_id: idOf(f), unit: p.unit, grams: p.grams })),
     );
-    for (const part of chunks(portions)) {
-      await trx
-        .insertInto('food_portions')
-        .values(part)
-        .onConflict((oc) => oc.columns(['food_id', 'unit']).doNothing())
-        .execute();
-    }
+    for (const part of chunks(portions)) await repo.addPortions(trx, part);
     return counts;
   });
 }

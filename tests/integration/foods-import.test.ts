@@ -171,7 +171,7 @@ describe('npm run foods:import -- csv', () => {
       writeFileSync(file, csv);
       // A dry run opens no database: DATA_DIR points at a directory with none, and stays empty.
       const env = { DATA_DIR: path.join(dir.dir, 'data'), DATABASE_URL: undefined };
-      const result = await runScript('scripts/foods-import.ts', ['csv', file, '--dry-run'], env);
+      const result = await runScript('server/cli/foods-import.ts', ['csv', file, '--dry-run'], env);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`${file}: 3 foods read, 2 sound, 1 rejected.`);
@@ -179,12 +179,12 @@ describe('npm run foods:import -- csv', () => {
       expect(result.stdout).toContain('Dry run: nothing was written.');
       expect(existsSync(path.join(dir.dir, 'data'))).toBe(false);
 
-      const ifct = await runScript('scripts/foods-import.ts', ['ifct2017', '--dry-run'], env);
+      const ifct = await runScript('server/cli/foods-import.ts', ['ifct2017', '--dry-run'], env);
       expect(ifct.code).toBe(0);
       expect(ifct.stdout).toContain("NIN's terms do not allow storing these tables in a product or service without");
       expect(ifct.stdout).toContain(`IFCT 2017: 542 foods read, ${firstReport.inserted} sound, ${firstReport.rejected.length} rejected.`);
 
-      const wrong = await runScript('scripts/foods-import.ts', ['csv'], env);
+      const wrong = await runScript('server/cli/foods-import.ts', ['csv'], env);
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain('Name one CSV file to import.');
     } finally {

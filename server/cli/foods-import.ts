@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectPostgresForCommand, PostgresUnreachableError } from '../server/cli/postgres.js';
-import { connectPglite } from '../server/db/connect.js';
-import type { DbHandle } from '../server/db/index.js';
-import { type DataDirLock, DataDirLockedError, acquireDataDirLock } from '../server/db/lock.js';
-import { migrateToLatest } from '../server/db/migrate.js';
-import { ConfigError, loadConfig } from '../server/env.js';
-import { CsvFormatError, checkFoodsCsv, importFoodsCsv } from '../server/nutrition/import/csv.js';
-import { IFCT_TERMS, checkIfct, importIfct } from '../server/nutrition/import/ifct.js';
-import { importReport } from '../server/nutrition/import/report.js';
+import { connectPostgresForCommand, PostgresUnreachableError } from './postgres.js';
+import { connectPglite } from '../db/connect.js';
+import type { DbHandle } from '../db/index.js';
+import { type DataDirLock, DataDirLockedError, acquireDataDirLock } from '../db/lock.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { ConfigError, loadConfig } from '../env.js';
+import { CsvFormatError, checkFoodsCsv, importFoodsCsv } from '../nutrition/import/csv.js';
+import { IFCT_TERMS, checkIfct, importIfct } from '../nutrition/import/ifct.js';
+import { importReport } from '../nutrition/import/report.js';
 
 /**
  * npm run foods:import -- ifct2017 [--dry-run]
