@@ -65,25 +65,26 @@ const MAX_PER_100G: Record<NutrientKey, number> = {
   vitaminDUg: 1_000,
 };
 
+/** A strict object of every nutrient, each optional, its number checked by `field` (values per 100 g, daily targets). */
+export function nutrientObject(field: (key: NutrientKey, label: string, unit: string) => z.ZodNumber) {
+  return z
+    .object(
+      Object.fromEntries(NUTRIENT_KEYS.map((key) => [key, field(key, NUTRIENTS[key].label, NUTRIENTS[key].unit).optional()])) as Record<
+        NutrientKey,
+        z.ZodOptional<z.ZodNumber>
+      >,
+    )
+    .strict();
+}
+
 /** Values per 100 g as the API and the database take them: each known nutrient a number in its unit. */
-export const per100gSchema = z
-  .object(
-    Object.fromEntries(
-      NUTRIENT_KEYS.map((key) => {
-        const { label, unit } = NUTRIENTS[key];
-        return [
-          key,
-          z
-            .number({ error: `${label} must be a number (${unit} per 100 g)` })
-            .finite(`${label} must be a number (${unit} per 100 g)`)
-            .min(0, `${label} cannot be negative`)
-            .max(MAX_PER_100G[key], `${label} cannot be more than ${MAX_PER_100G[key]} ${unit} per 100 g`)
-            .optional(),
-        ];
-      }),
-    ) as Record<NutrientKey, z.ZodOptional<z.ZodNumber>>,
-  )
-  .strict();
+export const per100gSchema = nutrientObject((key, label, unit) =>
+  z
+    .number({ error: `${label} must be a number (${unit} per 100 g)` })
+    .finite(`${label} must be a number (${unit} per 100 g)`)
+    .min(0, `${label} cannot be negative`)
+    .max(MAX_PER_100G[key], `${label} cannot be more than ${MAX_PER_100G[key]} ${unit} per 100 g`),
+);
 
 /**
  * The sanity rules every food passes, whatever its source (IFCT import, a clinic's CSV, the

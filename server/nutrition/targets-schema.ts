@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ACTIVITY_LEVELS } from '../care-record/schema.js';
-import { HEADLINE_NUTRIENTS, NUTRIENT_KEYS, NUTRIENTS, type NutrientKey, type Nutrients } from './nutrients.js';
+import { HEADLINE_NUTRIENTS, NUTRIENT_KEYS, type NutrientKey, type Nutrients, nutrientObject } from './nutrients.js';
 
 /**
  * A client's daily nutrition targets as the API, the console and the client screens share them
@@ -49,24 +49,13 @@ export const MAX_DAILY: Record<NutrientKey, number> = {
 };
 
 /** Daily targets as the dietitian sets them: each a positive amount in its nutrient's unit. */
-export const dailyTargets = z
-  .object(
-    Object.fromEntries(
-      NUTRIENT_KEYS.map((key) => {
-        const { label, unit } = NUTRIENTS[key];
-        return [
-          key,
-          z
-            .number({ error: `${label} target must be a number (${unit} a day)` })
-            .finite(`${label} target must be a number (${unit} a day)`)
-            .positive(`${label} target must be more than 0 ${unit}`)
-            .max(MAX_DAILY[key], `${label} target cannot be more than ${MAX_DAILY[key]} ${unit} a day`)
-            .optional(),
-        ];
-      }),
-    ) as Record<NutrientKey, z.ZodOptional<z.ZodNumber>>,
-  )
-  .strict();
+export const dailyTargets = nutrientObject((key, label, unit) =>
+  z
+    .number({ error: `${label} target must be a number (${unit} a day)` })
+    .finite(`${label} target must be a number (${unit} a day)`)
+    .positive(`${label} target must be more than 0 ${unit}`)
+    .max(MAX_DAILY[key], `${label} target cannot be more than ${MAX_DAILY[key]} ${unit} a day`),
+);
 
 export const sex = z.enum(['female', 'male'], { error: 'Sex must be female or male (the energy equations differ)' });
 export const activityLevel = z.enum(ACTIVITY_KEYS, { error: `Activity must be one of ${ACTIVITY_KEYS.join(', ')}` });

@@ -141,7 +141,12 @@ function TargetsEditor({ clientId, view, onDone }: { clientId: number; view: Tar
     const basisPerson = shownPerson ? readPerson(shownPerson) : null;
     try {
       await overlay.run(save.mutateAsync({ clientId, ...read.value, suggestion: basisPerson?.ok ? basisPerson.person : undefined }));
-      await queryClient.invalidateQueries(trpc.nutritionTargets.pathFilter());
+      // The days' shares of their targets change with them (the week chart, the journal's totals).
+      await Promise.all([
+        queryClient.invalidateQueries(trpc.nutritionTargets.pathFilter()),
+        queryClient.invalidateQueries(trpc.nutritionDays.pathFilter()),
+        queryClient.invalidateQueries(trpc.journal.day.pathFilter()),
+      ]);
       toast.success('Targets saved');
       onDone();
     } catch (error) {
