@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { defineRoutes, untrusted } from '../rest/route.js';
-import { commentFields, mealEntry, mealFields, savedMealEntry, updateMealFields, waterDay, waterInput, mealComment } from './schema.js';
+import {
+  commentFields,
+  estimateFields,
+  mealEntry,
+  mealFields,
+  savedMealEntry,
+  updateMealFields,
+  waterDay,
+  waterInput,
+  mealComment,
+} from './schema.js';
 
 /** The path names the entry; the procedures take it as id (or entryId). */
 const idParam = z.object({ id: z.string().describe('The meal entry’s id') });
@@ -84,6 +94,25 @@ export const journalRoutes = defineRoutes([
       const done = await caller.journal.remove(untrusted({ id: pathId(params) }));
       return { message: done.message, data: { id: done.id } };
     },
+  },
+  {
+    method: 'put',
+    path: '/meals/:id/items',
+    summary:
+      'A dietitian’s estimate of a client’s meal (its photo, its words): items, the foods it shows [{ foodId, quantity, unit }] (at most 20; an empty list takes them away), replacing the foods it listed, of any day. The client’s journal shows them at once. Answers the entry with each item’s grams and nutrients and its totals',
+    tag: 'Meal journal',
+    auth: 'required',
+    request: { params: idParam, body: estimateFields },
+    response: mealEntry,
+    errors: {
+      403: 'Only a dietitian estimates a meal’s foods (a client edits their own meal with PATCH /api/meals/{id}).',
+      404: 'No such entry.',
+      422: 'A food is not in the food library, or has no such measure (the message names it and the measures it has).',
+    },
+    handle: async ({ caller, params, body }) => ({
+      message: 'Foods saved',
+      data: await caller.admin.journal.estimate(untrusted(withBody(body, { entryId: pathId(params) }))),
+    }),
   },
   {
     method: 'post',

@@ -205,6 +205,13 @@ describe('a dietitian’s estimate', () => {
     expect(seen?.items[0]).toMatchObject({ byDietitian: true, grams: 130 });
     expect(seen?.totals?.values.energyKcal).toBeCloseTo(expected('rice', 130, 'energyKcal'), 6);
 
+    // The same over REST; a client is refused.
+    const put = await api('PUT', dietitian.token, `/meals/${entry.id}/items`, {
+      items: [{ foodId: food.roti, quantity: 1, unit: 'roti' }],
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.data.items).toMatchObject([{ foodId: food.roti, grams: 40, byDietitian: true }]);
+    expect((await api('PUT', ravi.token, `/meals/${entry.id}/items`, { items: [] })).status).toBe(403);
     const client = await callerFor(server, ravi.token);
     expect((await failure(client.admin.journal.estimate({ entryId: entry.id, items: [] }))).code).toBe('FORBIDDEN');
     expect((await failure(team.admin.journal.estimate({ entryId: 99_999_999, items: [] }))).code).toBe('NOT_FOUND');
