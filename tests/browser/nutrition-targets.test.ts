@@ -155,6 +155,23 @@ describe('the recipe editor', () => {
       .executeTakeFirstOrThrow();
     expect(saved).toMatchObject({ kind: 'recipe', cooked_grams: 500, serving_grams: 150 });
     expect(saved.per_100g.proteinG).toBeCloseTo(4.34, 3);
+
+    // Editing recomputes: the dal cooked down to 400 g.
+    await page.getByRole('link', { name: 'Edit the recipe' }).click();
+    await expectPath(page, /^\/admin\/foods\/recipes\/\d+$/);
+    const again = page.getByTestId('recipe-editor');
+    await expect.poll(() => again.getByLabel('Cooked weight (g)').inputValue(), { timeout: 10_000 }).toBe('500');
+    await again.getByLabel('Cooked weight (g)').fill('400');
+    await expect.poll(() => again.getByTestId('recipe-live-values').textContent()).toContain('84 kcal');
+    await again.getByRole('button', { name: 'Save the recipe' }).click();
+    await expectToast(page, 'Recipe saved');
+    await expect
+      .poll(
+        async () =>
+          (await server.deps.db.selectFrom('foods').select('per_100g').where('name', '=', 'Browser dal').executeTakeFirstOrThrow()).per_100g
+            .proteinG,
+      )
+      .toBeCloseTo(5.425, 3);
     await context.close();
   }, 240_000);
 });
