@@ -9,7 +9,7 @@ import { type Mailer, recordMail } from '../mail/mailer.js';
 import { recordNotices } from '../notifications/notify.js';
 import { appointmentMail } from './mails.js';
 import * as repo from './repo.js';
-import { callPathOf } from './service.js';
+import { callPathOf } from './shared.js';
 
 /**
  * Appointment reminders, 24 hours and 1 hour before the start (decision 119).

@@ -26,7 +26,8 @@ import {
   toMailAppointment,
   visitorMoment,
 } from '../appointments/service.js';
-import { findAppointment, findHold, isTimeTaken, lockHold, lockHoldOfConsultation } from '../appointments/repo.js';
+import { findHold, lockHold, lockHoldOfConsultation } from '../appointments/holds-repo.js';
+import { findAppointment, isTimeTaken } from '../appointments/repo.js';
 import { appointmentIcs } from '../appointments/mails.js';
 import { guestCallLink } from '../calls/guest-link.js';
 import { checkHoldLink, signHoldLink } from '../appointments/hold-link.js';
