@@ -4,7 +4,7 @@ import { forbidden } from '../errors.js';
 import { renderInvoicePdf } from '../pdf/invoice.js';
 import * as repo from './repo.js';
 import { serviceDay } from '../time.js';
-import { getInvoice, toInvoice } from './service.js';
+import { getInvoice, toInvoice } from './invoices.js';
 import { checkInvoiceLink, type DocumentKind, signInvoiceLink } from './signed-link.js';
 
 /** Invoice and receipt PDFs: signed links for those who may read the invoice, and the bytes behind a valid link. */
@@ -28,7 +28,7 @@ export async function openSignedInvoicePdf(
 ) {
   const now = deps.clock();
   const row = await repo.findInvoice(deps.db, input.id);
-  const check = checkInvoiceLink(deps.secret, { kind: input.kind, id: input.id, clientId: row?.client_id ?? 0 }, input, Date.now());
+  const check = checkInvoiceLink(deps.secret, { kind: input.kind, id: input.id, clientId: row?.client_id ?? 0 }, input, now.getTime());
   if (!check.ok && check.reason === 'expired') throw forbidden(EXPIRED_LINK);
   if (!row || !check.ok) throw forbidden(INVALID_LINK);
   if (input.kind === 'receipt' && row.status !== 'paid') throw forbidden(INVALID_LINK);

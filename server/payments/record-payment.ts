@@ -5,7 +5,9 @@ import { badRequest } from '../errors.js';
 import { formatPaise } from './money.js';
 import * as repo from './repo.js';
 import { PAID_VIA_LABEL, RECORDED_PAYMENT_MAX_AGE_DAYS, type RecordPaymentInput, recordPaymentInput } from './schema.js';
-import { changeInvoice, getInvoice, markPaid, type PaymentDeps, paidMessage, parse, refuseUnpayable } from './service.js';
+import { changeInvoice, getInvoice, refuseUnpayable } from './invoices.js';
+import { markPaid, paidMessage } from './mark-paid.js';
+import { type PaymentDeps, parse } from './shared.js';
 import { addDays, serviceDay } from '../time.js';
 
 /**

@@ -4,7 +4,7 @@ import { badRequest, notFound, unauthorized } from '../errors.js';
 import { notifyPaymentEvent, type PaymentEvent } from './notify.js';
 import { validWebhookSignature } from './razorpay.js';
 import * as repo from './repo.js';
-import { markPaidOnline } from './service.js';
+import { markPaidOnline } from './mark-paid.js';
 
 /**
  * POST /api/webhooks/razorpay. The signature over the raw body is checked

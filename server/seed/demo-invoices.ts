@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { findPlan } from '../catalogue/plans.js';
 import type { Db } from '../db/index.js';
-import { computeInvoice } from '../payments/money.js';
+import { computeInvoice, taxModeFor } from '../payments/money.js';
 import * as repo from '../payments/repo.js';
 import { type BillingSettings, type CreateInvoiceInput, createInvoiceInput, financialYearOf, invoiceNumber } from '../payments/schema.js';
-import { serviceDay, taxModeFor } from '../payments/service.js';
 import { assignSubscription } from '../subscription/service.js';
-import { addDays } from '../time.js';
+import { addDays, serviceDay } from '../time.js';
 
 /**
  * Demo invoices, written as the console's "Issue an invoice" and "Confirm
