@@ -16,7 +16,7 @@ import { journalAdherence } from '../journal/adherence.js';
 import * as repo from './repo.js';
 import { FOLLOW_UP_TREND_DAYS, type FollowUpRow } from './schema.js';
 import { schedulesOn } from './service.js';
-import { intakeMissingAmong } from '../care-record/service.js';
+import { intakeMissingAmong } from '../care-record/intake.js';
 
 export type FollowUpDeps = {
   db: Kysely<Database>;
