@@ -1,9 +1,17 @@
-import type { Duplex } from 'node:stream';
 import { type TrackedEnvelope, tracked } from '@trpc/server';
-import type { WebSocket } from 'ws';
-import { AppError } from '../errors.js';
-import { FirstMessage, serializeOutput } from '../trpc/output.js';
-import { messageHead, messageTail, textFrame } from './frames.js';
+import { FirstMessage } from '../trpc/output.js';
+import { messageHead } from './frames.js';
+import {
+  BACKLOG_MAX,
+  DELIVER_BATCH,
+  type LiveChannel,
+  type LiveSource,
+  type LiveStream,
+  type LiveSubscriber,
+  type LiveTopic,
+  SharedEvent,
+} from './live-stream.js';
+import { MISSED, NoteViews, Subscription, socketWriter } from './live-subscription.js';
 
 /**
  * One live channel for every stream: the way a change on any instance
@@ -71,381 +79,24 @@ import { messageHead, messageTail, textFrame } from './frames.js';
  * and tests/contracts/ws-frames.test.ts (over tRPC's real WebSocket adapter).
  */
 
-/** Where a stream's notifications come from: every instance's, in commit order (LISTEN/NOTIFY, ids only in payloads). */
-export interface LiveSource<N> {
-  /**
-   * `missed` runs when notifications may have been lost (the LISTEN connection dropped and came back): every
-   * subscriber then catches up from where it is (a resumable stream), or is sent `ready` again and reloads.
-   */
-  subscribe(listener: (note: N) => void, missed?: () => void): () => void;
-}
-
-/** How a resumable stream finds its place: positions (tracked ids, increasing) and the events after one. */
-export interface LiveResume<V, N, E> {
-  /**
-   * A notification's position for this viewer; the client resends the last one it got as `lastEventId` when it
-   * reconnects. null: not in this viewer's sequence (an ephemeral event, another conversation's): never skipped as
-   * covered, and the position stays where it is.
-   */
-  position(note: N, viewer: V): number | null;
-  /** Where the stream stands now: a fresh subscriber starts here (it loads the current state itself on 'ready'). */
-  latest(viewer: V): Promise<number>;
-  /** What this viewer missed after `cursor`, as it sees it now; `resync` when that cannot be told (too old, too many). */
-  catchUp(viewer: V, cursor: string): Promise<LiveCatchUp<E>>;
-  /** What a subscriber that missed events it cannot be told is sent: it reloads. */
-  readonly resync: E;
-}
-
-export type LiveCatchUp<E> = { events: { id: number; event: E }[]; position: number; resync: boolean };
-
-/**
- * A view of one notification that many subscribers share: made once, its
- * JSON and frames made once and written to every socket that is sent it.
- * Made only by LiveViews.shared.
- */
-export class SharedEvent<E> {
-  private lastHead: string | undefined;
-  private lastId: string | null = null;
-  private last: Bytes | undefined;
-  private others: Map<string, Bytes> | undefined;
-  constructor(readonly event: E) {}
-
-  /** The message's text and frame for a subscription (its head) and tracked id: made once per pair. */
-  bytes(head: string, trackedId: string | null): Bytes {
-    if (this.last && head === this.lastHead && trackedId === this.lastId) return this.last;
-    const key = `${trackedId}\u0000${head}`;
-    let bytes = this.others?.get(key);
-    if (!bytes) {
-      bytes = messageBytes(head, trackedId, this.event);
-      this.others ??= new Map();
-      this.others.set(key, bytes);
-    }
-    this.lastHead = head;
-    this.lastId = trackedId;
-    this.last = bytes;
-    return bytes;
-  }
-}
-
-/** Views of one notification, shared by the subscribers of one stream who see it the same way. */
-export interface LiveViews<E> {
-  /** The view under `key` for this notification, made by `make` the first time (never mutate it). */
-  shared(key: string, make: () => E): SharedEvent<E>;
-  /** Anything else made once for this notification and shared by its subscribers (a row every view needs). */
-  memo<T>(key: string, make: () => T): T;
-}
-
-/** What a viewer sees of a notification: an event, a shared one, or nothing. */
-export type LiveShown<E> = E | SharedEvent<E> | null;
-
-/**
- * For a stream whose notifications each concern one group of viewers (a conversation's two sides): the channel
- * tells a notification only to the subscribers of its group, never scanning every subscriber of the source. Every
- * stream of one name must give the same `note` rule (the channel keeps one per name).
- */
-export interface LiveTopic<V, N> {
-  /** The group this viewer is in. */
-  of(viewer: V): string;
-  /** The group this notification concerns; null: every subscriber of the stream. */
-  note(note: N): string | null;
-}
-
-/** A domain's rules for one stream. */
-export interface LiveStream<V, N, E> {
-  /** Names the stream (log lines; the shared views of different streams on one source are kept apart by it). */
-  readonly name: string;
-  /** Sent once the subscriber is caught up: from here on, it gets live events (a client loads its state on it). */
-  readonly ready: E;
-  /** Present for a resumable stream: its events are tracked (ids), and a reconnect replays what was missed. */
-  readonly resume?: LiveResume<V, N, E>;
-  /** What this viewer sees of a notification; a promise only when it must wait (the database). */
-  view(viewer: V, note: N, views: LiveViews<E>): LiveShown<E> | Promise<LiveShown<E>>;
-  /** Present when each notification concerns one group of viewers: it reaches only them (see LiveTopic). */
-  readonly topic?: LiveTopic<V, N>;
-  /** Called when a view fails: the default ends the subscription with the error; a resumable stream may log and resync. */
-  onViewError?(err: Error, note: N): LiveShown<E>;
-}
-
-/** The socket a subscription came over, as the channel writes to it (realtime/socket-sessions.ts makes it). */
-export type LiveConnection = {
-  readonly ws: Pick<WebSocket, 'send' | 'extensions' | 'bufferedAmount' | 'readyState' | 'terminate'>;
-  /** The socket's TCP stream: a frame made once is written straight to it. */
-  readonly stream?: Pick<Duplex, 'write'>;
-};
-
-/** One subscriber: who it is, where it resumes, and the transport's part (trpc/context.ts liveSubscriber). */
-export type LiveSubscriber<V> = {
-  viewer: V;
-  /** The position a resumable stream's client last got (tRPC's lastEventId); none for a fresh subscriber. */
-  cursor?: string | null;
-  signal?: AbortSignal;
-  /** Checked before each live event (a socket outlives any one check): false ends the subscription. */
-  stillAllowed?: () => boolean | Promise<boolean>;
-  /** The WebSocket, when it came over one; without it events go through tRPC's own loop. */
-  connection?: LiveConnection;
-};
-
-/** A stream whose events are tracked and replayed after a reconnect. */
-export type ResumableStream<V, N, E> = LiveStream<V, N, E> & { readonly resume: LiveResume<V, N, E> };
-
-export interface LiveChannel<N> {
-  /** A subscription's events, for a subscription procedure to return (or `yield*`): tracked when the stream resumes. */
-  open<V, E>(stream: ResumableStream<V, N, E>, subscriber: LiveSubscriber<V>): AsyncGenerator<TrackedEnvelope<E>, void, unknown>;
-  open<V, E>(stream: LiveStream<V, N, E>, subscriber: LiveSubscriber<V>): AsyncGenerator<E, void, unknown>;
-  /** Subscribers open now (tests). */
-  readonly size: number;
-}
-
-/** Subscribers told of a notification in one go before other work may run. */
-export const DELIVER_BATCH = 100;
-/** Notifications waiting for one subscriber (its views wait on the database) before they become one resync. */
-export const BACKLOG_MAX = 1000;
-/** A socket with this much not yet sent is far behind: it is dropped, and its client reconnects and catches up. */
-export const LIVE_BUFFER_MAX = 4 * 1024 * 1024;
-
-type Bytes = { text: Buffer; frame: Buffer };
-
-function messageBytes(head: string, trackedId: string | null, event: unknown): Bytes {
-  const data = trackedId === null ? event : { id: trackedId, data: event };
-  const text = Buffer.from(head + messageTail(trackedId, JSON.stringify(serializeOutput(data))));
-  return { text, frame: textFrame(text) };
-}
-
-const sessionEnded = () => new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
-
-/** A backlog that grew past BACKLOG_MAX: a resumable stream resyncs from here. */
-const TOO_FAR_BEHIND = Symbol('too far behind');
-/** The source may have lost notifications here: catch up (resumable) or send `ready` again. */
-const MISSED = Symbol('missed');
-type Queued<N> = { note: N | typeof TOO_FAR_BEHIND | typeof MISSED; views: NoteViews; position: number | null };
-
-/** The shared views of one notification, per stream. */
-class NoteViews {
-  private byStream: Map<string, LiveViews<unknown>> | undefined;
-  of<E>(stream: string): LiveViews<E> {
-    this.byStream ??= new Map();
-    let views = this.byStream.get(stream) as LiveViews<E> | undefined;
-    if (!views) {
-      const shared = new Map<string, SharedEvent<E>>();
-      const memos = new Map<string, unknown>();
-      views = {
-        shared(key, make) {
-          let view = shared.get(key);
-          if (!view) {
-            view = new SharedEvent(make());
-            shared.set(key, view);
-          }
-          return view;
-        },
-        memo<T>(key: string, make: () => T): T {
-          if (memos.has(key)) return memos.get(key) as T;
-          const value = make();
-          memos.set(key, value);
-          return value;
-        },
-      };
-      this.byStream.set(stream, views as LiveViews<unknown>);
-    }
-    return views;
-  }
-}
-
-type Write<E> = (trackedId: string | null, shown: E | SharedEvent<E>) => void;
-
-/** Writes straight to the socket: shared views' bytes as they are, framed once. */
-function socketWriter<E>(connection: LiveConnection, head: string, close: () => void): Write<E> {
-  const { ws } = connection;
-  const stream = ws.extensions === '' ? connection.stream : undefined;
-  return (trackedId, shown) => {
-    if (ws.readyState !== 1) return; // not OPEN: closing, and its subscription ends with it
-    if (ws.bufferedAmount > LIVE_BUFFER_MAX) {
-      ws.terminate();
-      close();
-      return;
-    }
-    const bytes = shown instanceof SharedEvent ? shown.bytes(head, trackedId) : messageBytes(head, trackedId, shown);
-    // No extension (permessage-deflate compresses, and may hold frames back): ws writes each frame at once, so order holds.
-    if (stream) stream.write(bytes.frame);
-    else ws.send(bytes.text, { binary: false });
-  };
-}
-
-class Subscription<V, N, E> {
-  private queue: Queued<N>[] = [];
-  /** Notifications are held while the catch-up loads (they are queued), then handled in order. */
-  private holding = true;
-  private busy = false;
-  finished = false;
-  private error: Error | undefined;
-  private settle: (() => void) | undefined;
-  /** The highest position handled (or covered by the catch-up): anything at or below it is skipped. */
-  covered = 0;
-  write: Write<E> = () => {};
-  private readonly viewer: V;
-  private readonly stillAllowed: () => boolean | Promise<boolean>;
-
-  constructor(
-    readonly stream: LiveStream<V, N, E>,
-    subscriber: LiveSubscriber<V>,
-  ) {
-    this.viewer = subscriber.viewer;
-    this.stillAllowed = subscriber.stillAllowed ?? (() => true);
-  }
-
-  push(note: N | typeof MISSED, views: NoteViews) {
-    if (this.finished) return;
-    const position = note === MISSED ? null : this.stream.resume ? this.stream.resume.position(note, this.viewer) : 0;
-    if (!this.busy && !this.holding && this.queue.length === 0) {
-      this.handle(note, views, position);
-      return;
-    }
-    if (this.queue.length >= BACKLOG_MAX) {
-      // One resync covers everything dropped (up to the last waiting position); this notification follows it.
-      if (this.stream.resume) this.queue = [{ note: TOO_FAR_BEHIND, views, position: this.lastQueuedPosition() }];
-      else this.queue.shift();
-    }
-    this.queue.push({ note, views, position });
-  }
-
-  /** The highest position waiting (the resync that replaces the queue covers it). */
-  private lastQueuedPosition(): number {
-    let p = this.covered;
-    for (const q of this.queue) if (q.position !== null && q.position > p) p = q.position;
-    return p;
-  }
-
-  /** Starts live delivery: what was queued first, in order. */
-  release() {
-    this.holding = false;
-    this.drain();
-  }
-
-  finish(err?: Error) {
-    if (this.finished) return;
-    this.finished = true;
-    this.error = err;
-    this.queue = [];
-    this.settle?.();
-  }
-
-  /** Resolves when the subscription ends; rejects with its error (an ended session). */
-  async ended(signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted) this.finish();
-    signal?.addEventListener('abort', () => this.finish(), { once: true });
-    if (!this.finished)
-      await new Promise<void>((resolve) => {
-        this.settle = resolve;
-      });
-    if (this.error) throw this.error;
-  }
-
-  /** Waits for the next change (a write, the end). */
-  changed(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.settle = resolve;
-    });
-  }
-
-  wake() {
-    const s = this.settle;
-    this.settle = undefined;
-    s?.();
-  }
-
-  private drain() {
-    while (this.queue.length && !this.busy && !this.finished) {
-      const { note, views, position } = this.queue.shift()!;
-      this.handle(note, views, position);
-    }
-  }
-
-  /** One notification: skipped when covered, else checked, viewed and written; waits (busy) only when it must. */
-  private handle(note: N | typeof TOO_FAR_BEHIND | typeof MISSED, views: NoteViews, position: number | null) {
-    const resume = this.stream.resume;
-    if (resume && position !== null && position <= this.covered) return;
-    if (note === TOO_FAR_BEHIND) {
-      this.shown(position, resume!.resync);
-      return;
-    }
-    if (note === MISSED) {
-      if (resume) this.catchUp(resume);
-      else this.shown(null, this.stream.ready);
-      return;
-    }
-    let allowed: boolean | Promise<boolean>;
-    try {
-      allowed = this.stillAllowed();
-    } catch (err) {
-      return this.finish(err as Error);
-    }
-    if (allowed === false) return this.finish(sessionEnded());
-    if (allowed !== true) {
-      this.wait(
-        allowed.then((ok) => (ok ? this.view(note, views) : Promise.reject(sessionEnded()))),
-        position,
-      );
-      return;
-    }
-    let shown: LiveShown<E> | Promise<LiveShown<E>>;
-    try {
-      shown = this.view(note, views);
-    } catch (err) {
-      return this.finish(err as Error);
-    }
-    if (shown instanceof Promise) this.wait(shown, position);
-    else this.shown(position, shown);
-  }
-
-  private view(note: N, views: NoteViews): LiveShown<E> | Promise<LiveShown<E>> {
-    const shown = this.stream.view(this.viewer, note, views.of<E>(this.stream.name));
-    const { onViewError } = this.stream;
-    if (!onViewError) return shown;
-    if (shown instanceof Promise) return shown.catch((err: Error) => onViewError(err, note));
-    return shown;
-  }
-
-  private wait(shown: Promise<LiveShown<E>>, position: number | null) {
-    this.busy = true;
-    shown.then(
-      (ready) => {
-        this.busy = false;
-        if (this.finished) return;
-        this.shown(position, ready);
-        this.drain();
-      },
-      (err: Error) => this.finish(err),
-    );
-  }
-
-  /** What this subscriber missed after its position, as a reconnecting one is told it; a resync when that fails. */
-  private catchUp(resume: LiveResume<V, N, E>) {
-    this.busy = true;
-    resume.catchUp(this.viewer, String(this.covered)).then(
-      (caughtUp) => {
-        this.busy = false;
-        if (this.finished) return;
-        for (const e of caughtUp.events) this.shown(e.id, e.event);
-        this.shown(caughtUp.position, caughtUp.resync ? resume.resync : null);
-        this.drain();
-      },
-      () => {
-        this.busy = false;
-        if (this.finished) return;
-        this.shown(null, resume.resync);
-        this.drain();
-      },
-    );
-  }
-
-  private shown(position: number | null, shown: LiveShown<E>) {
-    let trackedId: string | null = null;
-    if (this.stream.resume) {
-      if (position !== null) this.covered = Math.max(this.covered, position);
-      trackedId = String(this.covered);
-    }
-    if (shown !== null) this.write(trackedId, shown);
-  }
-}
+/** The shapes a domain and a transport use, with the channel: one import for all of it. */
+export {
+  BACKLOG_MAX,
+  DELIVER_BATCH,
+  LIVE_BUFFER_MAX,
+  type LiveCatchUp,
+  type LiveChannel,
+  type LiveConnection,
+  type LiveResume,
+  type LiveShown,
+  type LiveSource,
+  type LiveStream,
+  type LiveSubscriber,
+  type LiveTopic,
+  type LiveViews,
+  type ResumableStream,
+  SharedEvent,
+} from './live-stream.js';
 
 /**
  * The channel of one source: it listens to the source while anyone
