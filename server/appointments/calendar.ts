@@ -1,5 +1,5 @@
 import { clientToActFor } from '../auth/guards.js';
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import { fullNameOf, type SessionUser } from '../auth/session.js';
 import { appointmentIcs } from './mails.js';
 import * as repo from './repo.js';

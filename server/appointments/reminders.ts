@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import { fullNameOf } from '../auth/session.js';
 import type { Database } from '../db/schema.js';
 import type { Config } from '../env.js';

@@ -1,4 +1,4 @@
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import type { Db } from '../db/index.js';
 import { type Mail, recordMail } from '../mail/mailer.js';
 import { recordNotices, type UserNotice } from '../notifications/notify.js';

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps.js';
 import type { Db } from '../db/index.js';
 import { AppError, unauthorized } from '../errors.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import { recordAudit } from '../audit/record.js';
 import { ROLE } from './roles.js';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
@@ -193,18 +194,6 @@ export async function forgotPassword(deps: AppDeps, meta: RequestMeta, email: st
     await deps.mailer.queue(passwordResetMail({ to: user.email, firstName: user.first_name, link, validMinutes: RESET_TTL_MS / 60_000 }));
   }
   return { message: MESSAGES.forgotPassword };
-}
-
-/**
- * Where reset links point: PUBLIC_URL, else this server's own address. Never
- * the request's Host header, which a caller controls (a forged Host would
- * mail the victim a link to the attacker's site carrying a real token).
- */
-export function publicBaseUrl(deps: Pick<AppDeps, 'config'>): string {
-  const { publicUrl, host, port } = deps.config;
-  if (publicUrl) return publicUrl.replace(/\/+$/, '');
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  return `http://${shownHost}:${port}`;
 }
 
 export async function resetPassword(deps: AppDeps, meta: RequestMeta, input: ResetPasswordInput, now = new Date()) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import {
   appointmentInput,
   callSettings,

@@ -31,7 +31,7 @@ import { findAppointment, isTimeTaken } from '../appointments/repo.js';
 import { appointmentIcs } from '../appointments/mails.js';
 import { guestCallLink } from '../calls/guest-link.js';
 import { checkHoldLink, signHoldLink } from '../appointments/hold-link.js';
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import {
   BOOKING_STATUS_LABELS,
   BOOKING_TRANSITIONS,

@@ -1,4 +1,4 @@
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import type { SessionUser } from '../auth/session.js';
 import { BRAND } from '../brand.js';
 import type { Config } from '../env.js';

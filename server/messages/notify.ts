@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import { fullNameOf } from '../auth/session.js';
 import { BRAND } from '../brand.js';
 import type { Db } from '../db/index.js';

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps.js';
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import { findPlanForMail } from '../diet-plan/repo.js';
 import { dietPlanPublishedMail, subscriptionAssignedMail } from '../mail/templates.js';
 import { sendNotices } from './notify.js';

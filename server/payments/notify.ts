@@ -1,4 +1,4 @@
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import type { AppDeps } from '../deps.js';
 import { invoiceIssuedMail, invoiceVoidedMail, paymentClaimedMail, paymentConfirmedMail, paymentRejectedMail } from './mails.js';
 import { findInvoicePeople } from './repo.js';

@@ -1,4 +1,4 @@
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import type { AppDeps } from '../deps.js';
 import { createRazorpayClient } from './razorpay.js';
 import * as repo from './repo.js';

@@ -1,5 +1,5 @@
 import { insertPasswordReset } from '../auth/repo.js';
-import { publicBaseUrl } from '../auth/service.js';
+import { publicBaseUrl } from '../http/public-url.js';
 import { newToken } from '../auth/sessions-repo.js';
 import { BRAND } from '../brand.js';
 import type { AppDeps } from '../deps.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../env.js';
-import { publicBaseUrl } from './service.js';
+import { publicBaseUrl } from './public-url.js';
 
 const base = (env: Record<string, string>) => publicBaseUrl({ config: loadConfig({ NODE_ENV: 'test', ...env }) });
 
