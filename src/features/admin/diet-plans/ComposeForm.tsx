@@ -329,7 +329,7 @@ function ItemsEditor({ control, register, setValue, errors, d, m }: Part & { m: 
         return (
           <div
             key={item.id}
-            className="grid grid-cols-2 items-end gap-2 sm:grid-cols-[minmax(10rem,2fr)_5rem_8rem_5.5rem_5.5rem_auto]"
+            className="grid grid-cols-2 items-end gap-2 sm:grid-cols-[minmax(10rem,2fr)_5rem_9.5rem_5.5rem_5.5rem_auto]"
             data-testid="compose-item"
           >
             <div className="col-span-2 sm:col-span-1">

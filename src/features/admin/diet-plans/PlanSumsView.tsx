@@ -118,15 +118,17 @@ export function ItemFood({
         .join(' · ')
     : null;
   return (
-    <div className="col-span-full flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" data-testid="item-food">
-      <Link2 className="h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" />
-      <span className="min-w-0 text-slate-800">
-        Linked to <strong>{food?.name ?? 'a food'}</strong>
-        {item?.grams != null && <span className="tabular-nums"> · {Math.round(item.grams * 10) / 10} g</span>}
-        {amounts && <span className="tabular-nums text-slate-700"> · {amounts}</span>}
-        {food && item?.grams === null && (
-          <span className="text-amber-900"> · give its grams: this food has no weight for that measure</span>
-        )}
+    <div className="col-span-full flex items-center justify-between gap-2 text-sm" data-testid="item-food">
+      <span className="flex min-w-0 items-start gap-2">
+        <Link2 className="mt-0.5 h-4 w-4 shrink-0 text-brand-700" aria-hidden="true" />
+        <span className="min-w-0 text-slate-800">
+          Linked to <strong>{food?.name ?? 'a food'}</strong>
+          {item?.grams != null && <span className="tabular-nums"> · {Math.round(item.grams * 10) / 10} g</span>}
+          {amounts && <span className="tabular-nums text-slate-700"> · {amounts}</span>}
+          {food && item?.grams === null && (
+            <span className="text-amber-900"> · give its grams: this food has no weight for that measure</span>
+          )}
+        </span>
       </span>
       <Button variant="ghost" size="sm" onClick={onUnlink} aria-label={`Unlink food ${i + 1} from the food library`}>
         <Link2Off className="h-4 w-4" aria-hidden="true" />
