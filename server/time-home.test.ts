@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { relativePath, repoRoot, sourcesUnder } from '../tests/helpers/source-files.js';
 import {
   addDays,
   DAY_MS,
@@ -19,16 +19,7 @@ import {
  * Service time has one home, server/time.ts: the zone's name, its offset and the day's length are
  * written there and imported everywhere else, so "today in India" cannot be reckoned two ways.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const home = path.join(root, 'server', 'time.ts');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(full);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
-  });
-}
+const home = path.join(repoRoot, 'server', 'time.ts');
 
 const rules: { what: string; pattern: RegExp }[] = [
   { what: "the service's time zone written out", pattern: /['"`]Asia\/(Kolkata|Calcutta)['"`]/ },
@@ -39,11 +30,11 @@ const rules: { what: string; pattern: RegExp }[] = [
 describe('service time lives in server/time.ts', () => {
   it('no other server or client source writes the zone, its offset or DAY_MS', () => {
     const found: string[] = [];
-    for (const file of [...sources(path.join(root, 'server')), ...sources(path.join(root, 'src'))]) {
+    for (const file of [...sourcesUnder(path.join(repoRoot, 'server')), ...sourcesUnder(path.join(repoRoot, 'src'))]) {
       if (file === home) continue;
       const lines = readFileSync(file, 'utf8').split('\n');
       lines.forEach((line, i) => {
-        for (const rule of rules) if (rule.pattern.test(line)) found.push(`${path.relative(root, file)}:${i + 1}: ${rule.what}`);
+        for (const rule of rules) if (rule.pattern.test(line)) found.push(`${relativePath(repoRoot, file)}:${i + 1}: ${rule.what}`);
       });
     }
     expect(found).toEqual([]);
