@@ -1,4 +1,7 @@
+import type { Db } from '../db/index.js';
 import type { ComposedDietPlanInput, Measure, Meal } from '../diet-plan/schema.js';
+import { foodIdsBySourceRef } from '../nutrition/recipes-repo.js';
+import { demoRecipeRef } from './demo-recipes.js';
 import { addDays } from '../time.js';
 
 /**
@@ -322,4 +325,74 @@ export function rohanDietPlan(today: string): ComposedDietPlanInput {
       'A 1 kg tub of peanut butter (about ₹450) covers a month of shakes and toasts.',
     ],
   };
+}
+
+/* ------------------------------ linked to the food library ------------------------------ */
+
+/**
+ * The demo plans' foods that the library has: the demo recipes by key, IFCT 2017's raw foods by
+ * code. The rest (chutneys, salads, teas...) stay free text, as a dietitian's plan would have some.
+ */
+const LINKS: Record<string, { recipe: string } | { ifct: string }> = {
+  Phulka: { recipe: 'roti' },
+  'Phulka (whole wheat)': { recipe: 'roti' },
+  'Steamed rice': { recipe: 'rice' },
+  'Dal tadka': { recipe: 'toor-dal' },
+  Sambar: { recipe: 'sambar' },
+  Idli: { recipe: 'idli' },
+  Rajma: { recipe: 'rajma' },
+  'Moong dal khichdi': { recipe: 'khichdi' },
+  'Vegetable upma (suji)': { recipe: 'upma' },
+  'Vegetable poha': { recipe: 'poha' },
+  'Vegetable poha with peas': { recipe: 'poha' },
+  Chole: { recipe: 'chana-masala' },
+  'Palak paneer': { recipe: 'palak-paneer' },
+  Banana: { ifct: 'E012' },
+  Dates: { ifct: 'E018' },
+  Guava: { ifct: 'E028' },
+  Papaya: { ifct: 'E049' },
+  'Soaked almonds': { ifct: 'H001' },
+  'Walnut halves': { ifct: 'H021' },
+  'Coconut water': { ifct: 'K002' },
+  'Full-cream milk': { ifct: 'L002' },
+  'Warm milk': { ifct: 'L002' },
+};
+
+/**
+ * The plans with each item the library has linked to its food (their weighed grams kept, so a day
+ * adds up as the dietitian portioned it). Items whose food is not loaded stay free text: the demo
+ * works without IFCT too.
+ */
+export async function linkDemoPlans(db: Db, plans: readonly ComposedDietPlanInput[]): Promise<ComposedDietPlanInput[]> {
+  const links = Object.values(LINKS);
+  const [recipes, ifct] = await Promise.all([
+    foodIdsBySourceRef(
+      db,
+      'clinic',
+      links.flatMap((l) => ('recipe' in l ? [demoRecipeRef(l.recipe)] : [])),
+    ),
+    foodIdsBySourceRef(
+      db,
+      'ifct2017',
+      links.flatMap((l) => ('ifct' in l ? [l.ifct] : [])),
+    ),
+  ]);
+  const foodIdOf = (name: string) => {
+    const link = LINKS[name];
+    if (!link) return undefined;
+    return 'recipe' in link ? recipes.get(demoRecipeRef(link.recipe)) : ifct.get(link.ifct);
+  };
+  return plans.map((plan) => ({
+    ...plan,
+    days: plan.days.map((day) => ({
+      ...day,
+      meals: day.meals.map((meal) => ({
+        ...meal,
+        items: meal.items.map((item) => {
+          const foodId = foodIdOf(item.food);
+          return foodId === undefined ? item : { ...item, foodId };
+        }),
+      })),
+    })),
+  }));
 }

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { ROLE } from '../auth/roles.js';
 import type { Database } from '../db/schema.js';
+import { setComposedContent } from '../diet-plan/repo.js';
 import { createDietPlan } from '../diet-plan/service.js';
 import type { Logger } from '../logger.js';
 import { renderDietPlanPdf } from '../pdf/diet-plan.js';
@@ -18,7 +19,7 @@ import { DEMO_FEED_POSTS } from './demo-feed.js';
 import { issueDemoInvoice, payDemoInvoice } from './demo-invoices.js';
 import { seedJournal } from './demo-journal.js';
 import { renderDemoPhotos } from './demo-photos.js';
-import { ashaDietPlans, rohanDietPlan } from './demo-plans.js';
+import { ashaDietPlans, linkDemoPlans, rohanDietPlan } from './demo-plans.js';
 import { seedCareRecord } from './demo-record.js';
 import { addDays, serviceDay, serviceInstant } from '../time.js';
 
@@ -102,6 +103,8 @@ export async function seedDemo(
     await seedDemoFoods(trx, { now });
     // The clinic's recipes next (dal, roti, rice...), made of those foods: plans and meals use them too.
     await seedDemoRecipes(trx, { now });
+    // The plans as composed, their foods linked to the library, so each day adds up.
+    const composed = await linkDemoPlans(trx, [...ashaPlans, rohanPlan]);
 
     const admin = await createUser(trx, {
       email: ADMIN.email,
@@ -151,6 +154,7 @@ export async function seedDemo(
         pdf,
         createdBy: admin.id,
       });
+      await setComposedContent(trx, created.id, composed[i]);
       dietPlanIds.push(created.id);
     }
     const rohanCreated = await createDietPlan(trx, {
@@ -161,6 +165,7 @@ export async function seedDemo(
       pdf: pdfs.rohan,
       createdBy: admin.id,
     });
+    await setComposedContent(trx, rohanCreated.id, composed.at(-1));
     dietPlanIds.push(rohanCreated.id);
 
     const clinic = await seedClinic(trx, { dietitianId: admin.id, today: indiaToday, now });
