@@ -10,6 +10,7 @@ import type { Config } from '../env.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { FileStorage } from '../storage/storage.js';
+import { addDays as shiftDay, dayIn, mondayOf } from '../time.js';
 import { publishJournalSignal } from './events.js';
 import { addTotals } from '../nutrition/compute.js';
 import { numbersShownTo, targetsFor } from '../nutrition/days.js';
@@ -25,7 +26,6 @@ import {
   type MealComment,
   type MealEntry,
 } from './schema.js';
-import { addDays as shiftDay, dayIn, mondayOf } from '../time.js';
 
 export type JournalDeps = {
   db: Kysely<Database>;

@@ -77,6 +77,8 @@ describe('a journal day that adds up', () => {
     // A meal in words only; the dietitian adds its foods from the console.
     await phone.page.getByTestId('add-meal').click();
     const second = phone.page.getByRole('dialog', { name: 'Add a meal' });
+    // The foods just logged are a tap away.
+    await expect.poll(() => second.getByTestId('recent-foods').textContent(), { timeout: 10_000 }).toContain('Test roti');
     await second.getByText('Dinner', { exact: true }).click();
     await second.getByLabel('What did you eat?').fill('Rice with dal at a friend’s place');
     await second.getByRole('button', { name: 'Log meal' }).click();

@@ -7,7 +7,7 @@ import { toastError } from '../../lib/notify';
 import { toast } from '../../lib/toast';
 import { useTRPC } from '../../lib/trpc';
 import { draftsOf, itemsInput } from './meal-items';
-import { MealItemsEditor, useMealDraft } from './MealItemsEditor';
+import { MealItemsEditor, useMealDraft, useRecentFoodsRefresh } from './MealItemsEditor';
 
 /**
  * The dietitian's estimate of a client's meal from its photo and words: the foods it shows with
@@ -27,6 +27,7 @@ export function EstimateMeal({
   const trpc = useTRPC();
   const estimate = useMutation(trpc.admin.journal.estimate.mutationOptions());
   const draft = useMealDraft();
+  const refreshRecent = useRecentFoodsRefresh();
   const { setItems } = draft;
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -44,6 +45,7 @@ export function EstimateMeal({
     try {
       await estimate.mutateAsync({ entryId: entry.id, items });
       toast.success(items.length ? 'Foods saved: the client sees them now' : 'Foods taken away');
+      refreshRecent();
       onSaved();
       onOpenChange(false);
     } catch (err) {
@@ -55,6 +57,7 @@ export function EstimateMeal({
     <Modal
       open={open}
       onOpenChange={onOpenChange}
+      wide
       title={`Foods of this ${MEAL_KINDS[entry.meal].toLowerCase()}`}
       description={entry.description || 'Add the foods you see in the photo, with their quantities.'}
       footer={

@@ -29,7 +29,7 @@ import { useTRPC } from '../../lib/trpc';
 import { ACCEPTED_PHOTOS, refusalOf, uploadAttachment } from '../messages/upload';
 import { applyServerErrors } from '../../lib/server-errors';
 import { draftsOf, itemsInput } from './meal-items';
-import { MealItemsEditor, useMealDraft } from './MealItemsEditor';
+import { MealItemsEditor, useMealDraft, useRecentFoodsRefresh } from './MealItemsEditor';
 
 type FormInput = z.input<typeof mealForm>;
 type FormValues = z.output<typeof mealForm>;
@@ -100,6 +100,7 @@ export function MealForm({
   const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(mealForm) });
   const { errors } = form.formState;
   const draft = useMealDraft();
+  const refreshRecent = useRecentFoodsRefresh();
   const { setItems } = draft;
   const [itemsError, setItemsError] = useState<string | null>(null);
 
@@ -203,6 +204,7 @@ export function MealForm({
         if (outcome === 'sent') toast.success('Meal logged');
         else toast.info(MEAL_QUEUED);
       }
+      refreshRecent();
       onSaved();
       onOpenChange(false);
     } catch (error) {

@@ -1,13 +1,15 @@
-import { X } from 'lucide-react';
+import { Plus, X } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { MEAL_ITEMS_MAX } from '../../../server/journal/schema';
 import { MEASURES } from '../../../server/nutrition/measures';
 import type { Nutrients } from '../../../server/nutrition/nutrients';
 import type { FoodSummary } from '../../../server/nutrition/schema';
 import { controlClasses } from '../../components/ui/Field';
+import { useTRPC } from '../../lib/trpc';
 import { FoodPicker } from '../nutrition/FoodPicker';
 import { NutrientTotalsRow } from '../nutrition/NutrientTotals';
-import { useFoodsByIds } from '../nutrition/use-foods';
+import { useFoodSearch, useFoodsByIds } from '../nutrition/use-foods';
 import { type DraftItem, draftOf, draftTotal, portionsOf, readItem } from './meal-items';
 
 /** The foods being written for a meal, and the library's record of each (for grams and nutrients). */
@@ -24,6 +26,13 @@ export function useMealDraft() {
   return { items, setItems, foods, add, loading: loaded.isLoading };
 }
 export type MealDraft = ReturnType<typeof useMealDraft>;
+
+/** After foods are saved: the person's recent foods (search with nothing typed) are asked again. */
+export function useRecentFoodsRefresh() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => void queryClient.invalidateQueries({ queryKey: trpc.foods.search.queryKey() });
+}
 
 /**
  * The foods of a meal: search as you type (recent foods first, recipes among them), each with its
@@ -44,6 +53,8 @@ export function MealItemsEditor({
 }) {
   const { items, setItems, foods } = draft;
   const full = items.length >= MEAL_ITEMS_MAX;
+  // The foods and recipes this person used lately, one tap each.
+  const recent = useFoodSearch('', { limit: 6 }).foods.filter((f) => !items.some((i) => i.foodId === f.id));
   const total = draftTotal(items, foods);
   return (
     <fieldset className="flex flex-col gap-2" data-testid="meal-items">
@@ -115,6 +126,23 @@ export function MealItemsEditor({
           onPick={draft.add}
           hint="Type any name, in English or Hindi; recent foods and recipes show first."
         />
+      )}
+      {!full && recent.length > 0 && (
+        <ul className="flex flex-wrap gap-2" aria-label="Recent foods" data-testid="recent-foods">
+          {recent.map((food) => (
+            <li key={food.id}>
+              <button
+                type="button"
+                className="inline-flex min-h-11 items-center gap-1 rounded-full border border-slate-300 bg-white px-3 text-sm text-slate-800 hover:bg-brand-50 sm:min-h-9"
+                onClick={() => draft.add(food)}
+              >
+                <Plus className="h-4 w-4" aria-hidden="true" />
+                <span className="sr-only">Add </span>
+                {food.name}
+              </button>
+            </li>
+          ))}
+        </ul>
       )}
       {actions}
       {showNumbers && items.length > 0 && (
