@@ -38,7 +38,7 @@ const fileView = (r: FileColumns, now: number) =>
     now,
   );
 
-const toPhoto = (r: repo.ProgressPhotoRow, now = Date.now()): ProgressPhoto => ({
+const toPhoto = (r: repo.ProgressPhotoRow, now: number): ProgressPhoto => ({
   id: r.id,
   clientId: r.client_id,
   date: r.date,
@@ -75,16 +75,20 @@ export async function createProgressPhoto(deps: CareRecordDeps, actor: SessionUs
     live: { part: 'photos' },
     same: (first) => ({ date: [first.date, input.date], pose: [first.pose, input.pose], attachmentId: [first.file_id, attachmentId] }),
   });
-  return { ...toPhoto(once.row), repeated: !once.created };
+  return { ...toPhoto(once.row, now.getTime()), repeated: !once.created };
 }
 
-export async function listProgressPhotos(db: Db, actor: SessionUser, clientIdInput: number | undefined): Promise<ProgressPhoto[]> {
+export async function listProgressPhotos(
+  db: Db,
+  actor: SessionUser,
+  clientIdInput: number | undefined,
+  now: Date,
+): Promise<ProgressPhoto[]> {
   const clientId = await clientToActFor(db, actor, clientIdInput, 'clientId');
-  const now = Date.now();
-  return (await repo.listProgressPhotos(db, clientId)).map((r) => toPhoto(r, now));
+  return (await repo.listProgressPhotos(db, clientId)).map((r) => toPhoto(r, now.getTime()));
 }
 
-const toDocument = (r: repo.DocumentRow, now = Date.now()): DocumentItem => ({
+const toDocument = (r: repo.DocumentRow, now: number): DocumentItem => ({
   id: `document-${r.id}`,
   clientId: r.client_id,
   kind: r.kind,
@@ -138,15 +142,15 @@ export async function createDocument(deps: CareRecordDeps, actor: SessionUser, i
       attachmentId: [first.file_id, attachmentId],
     }),
   });
-  return { ...toDocument(once.row), repeated: !once.created };
+  return { ...toDocument(once.row, now.getTime()), repeated: !once.created };
 }
 
 /** Uploaded documents and every file sent in the conversation, newest date first. */
-export async function listDocuments(db: Db, actor: SessionUser, clientIdInput: number | undefined): Promise<DocumentItem[]> {
+export async function listDocuments(db: Db, actor: SessionUser, clientIdInput: number | undefined, now: Date): Promise<DocumentItem[]> {
   const clientId = await clientToActFor(db, actor, clientIdInput, 'clientId');
   const [uploads, sent] = await Promise.all([repo.listDocuments(db, clientId), repo.listConversationFiles(db, clientId)]);
-  const now = Date.now();
-  return [...uploads.map((r) => toDocument(r, now)), ...sent.map((r) => fromConversation(clientId, r, now))].sort((a, b) =>
+  const at = now.getTime();
+  return [...uploads.map((r) => toDocument(r, at)), ...sent.map((r) => fromConversation(clientId, r, at))].sort((a, b) =>
     a.date !== b.date ? (a.date < b.date ? 1 : -1) : b.createdAt.getTime() - a.createdAt.getTime(),
   );
 }

@@ -67,7 +67,7 @@ export const careRecordRouter = router({
     list: clientProcedure
       .input(clientQuery)
       .output(z.array(progressPhoto))
-      .query(({ ctx, input }) => service.listProgressPhotos(ctx.deps.db, ctx.user, input.clientId)),
+      .query(({ ctx, input }) => service.listProgressPhotos(ctx.deps.db, ctx.user, input.clientId, ctx.deps.clock())),
     create: clientProcedure
       .input(createProgressPhotoInput)
       .output(savedProgressPhoto)
@@ -77,7 +77,7 @@ export const careRecordRouter = router({
     list: clientProcedure
       .input(clientQuery)
       .output(z.array(documentItem))
-      .query(({ ctx, input }) => service.listDocuments(ctx.deps.db, ctx.user, input.clientId)),
+      .query(({ ctx, input }) => service.listDocuments(ctx.deps.db, ctx.user, input.clientId, ctx.deps.clock())),
     create: clientProcedure
       .input(createDocumentInput)
       .output(savedDocument)
