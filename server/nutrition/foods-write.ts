@@ -8,6 +8,7 @@ import type { FoodSource, NameRow } from './foods-write-repo.js';
 import { defaultPortions, type FoodGroup } from './groups.js';
 import type { Portion } from './measures.js';
 import { type Nutrients, nutrientProblems } from './nutrients.js';
+import { recomputeRecipesUsing } from './recipes-values.js';
 
 /**
  * The one way a food gets into the library, whatever its source: the IFCT and CSV importers, the
@@ -185,6 +186,8 @@ export async function upsertImportedFoods(
       (f.portions ?? defaultPortions(f.group as FoodGroup)).map((p: Portion) => ({ food_id: idOf(f), unit: p.unit, grams: p.grams })),
     );
     for (const part of chunks(portions)) await repo.addPortions(trx, part);
+    // Recipes made with these foods take their new values.
+    if (counts.updated > 0) await recomputeRecipesUsing(trx, [...ids.values()], now);
     return counts;
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../server/db/index.js';
+import { upsertImportedFoods } from '../../server/nutrition/foods-write.js';
 import { importIfct } from '../../server/nutrition/import/ifct.js';
 import { atwaterKcal, nutrientProblems, type Nutrients } from '../../server/nutrition/nutrients.js';
 import { getRecipe } from '../../server/nutrition/recipes.js';
@@ -64,6 +65,31 @@ describe('the demo recipes', () => {
     const rice = await serving('rice');
     expect(rice.energyKcal).toBeGreaterThan(160);
     expect(rice.energyKcal).toBeLessThan(200);
+  });
+});
+
+describe('a re-import', () => {
+  it('carries a food’s new values into the recipes made with it', async () => {
+    const dalId = ids.get('toor-dal')!;
+    const before = await getRecipe(handle.db, dalId);
+    const toor = await handle.db
+      .selectFrom('foods')
+      .select(['name', 'name_hi', 'food_group', 'per_100g'])
+      .where('source', '=', 'ifct2017')
+      .where('source_ref', '=', 'B021')
+      .executeTakeFirstOrThrow();
+    const per100g = {
+      ...(toor.per_100g as Nutrients),
+      proteinG: (toor.per_100g.proteinG ?? 0) + 1,
+      energyKcal: (toor.per_100g.energyKcal ?? 0) + 4,
+    };
+    const counts = await upsertImportedFoods(handle.db, 'ifct2017', [
+      { name: toor.name, nameHi: toor.name_hi, aliases: [], group: 'pulses', per100g, sourceRef: 'B021' },
+    ]);
+    expect(counts.updated).toBe(1);
+    const after = await getRecipe(handle.db, dalId);
+    // 100 g of dal in 600 g cooked: 1 g more protein in the pot is 1/6 g more per 100 g.
+    expect(after.per100g.proteinG! - before.per100g.proteinG!).toBeCloseTo(100 / 600, 2);
   });
 });
 
