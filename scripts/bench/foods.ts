@@ -3,7 +3,7 @@
  *
  *   npx tsx scripts/bench/foods.ts              full run: writes its section of docs/benchmarks.md
  *   npx tsx scripts/bench/foods.ts --smoke      a few rounds, nothing written
- *   options: --foods=N (10,000)  --rounds=N (40)  --no-pglite  --out=FILE
+ *   options: --foods=N (10,000)  --rounds=N (40)  --warmup=N (3)  --no-pglite  --out=FILE (written only by a full run unless given)
  *
  * 10,000 foods with English and Hindi names and aliases are written to a fresh Postgres database
  * (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres;
@@ -41,7 +41,7 @@ const args = new Map(
 const smoke = args.has('smoke');
 const FOODS = Number(args.get('foods') ?? (smoke ? 1000 : 10_000));
 const ROUNDS = Number(args.get('rounds') ?? (smoke ? 3 : 40));
-const WARMUP_ROUNDS = smoke ? 1 : 5;
+const WARMUP_ROUNDS = Number(args.get('warmup') ?? (smoke ? 1 : 3));
 const withPglite = !args.has('no-pglite');
 const outFile = args.get('out') ?? (smoke || args.has('foods') || args.has('rounds') ? undefined : 'docs/benchmarks.md');
 const LIMIT = SEARCH_LIMIT_DEFAULT;

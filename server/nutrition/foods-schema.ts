@@ -21,6 +21,11 @@ const limitField = z
   .preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), intField('limit', 1, SEARCH_LIMIT_MAX).optional())
   .transform((v) => v ?? SEARCH_LIMIT_DEFAULT);
 
+/** What a person typed, as the search reads it: one form of each character (NFC), spaces collapsed. */
+export function searchText(q: string): string {
+  return q.normalize('NFC').replace(/\s+/gu, ' ').trim();
+}
+
 /** `q` is any name or alias, in English, Devanagari or a transliteration; blank answers the person's recent foods. */
 export const searchInput = z.object({
   q: z

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.js';
 import * as repo from './foods-repo.js';
+import { searchText } from './foods-schema.js';
 import { FOOD_GROUP_KEYS, type FoodGroup } from './groups.js';
 import { MEASURE_KEYS, type HouseholdMeasure } from './measures.js';
 import { NUTRIENT_KEYS, type Nutrients } from './nutrients.js';
@@ -10,11 +11,6 @@ import type { FoodSummary } from './schema.js';
  * ranked exact, then prefix, then the person's own recent and frequent foods, then similarity
  * (the statement is foods-repo.ts's searchFoodsQuery). Every list of foods answers FoodSummary.
  */
-
-/** What a person typed, as the search reads it: one form of each character (NFC), spaces collapsed. */
-export function searchText(q: string): string {
-  return q.normalize('NFC').replace(/\s+/gu, ' ').trim();
-}
 
 export async function searchFoods(db: Db, userId: number | null, q: string, limit: number): Promise<FoodSummary[]> {
   const text = searchText(q);

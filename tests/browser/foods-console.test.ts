@@ -2,6 +2,8 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { DESKTOP, PHONE } from '../helpers/browser.js';
+import { noteFoodUse } from '../../server/nutrition/search.js';
+import { newClient } from '../helpers/fixtures.js';
 import { seedFoods, TEST_FOODS } from '../helpers/foods.js';
 import { expectPath, expectToast, nav, screenshot, signedInPage, signInAsAdmin } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
@@ -13,9 +15,16 @@ withServerAndBrowser((s, b) => {
   browser = b;
 });
 
+/** The test foods, written once for the file. */
+let seeded: Promise<Record<keyof typeof TEST_FOODS, number>> | undefined;
+const library = () => {
+  seeded ??= seedFoods(server.deps.db, TEST_FOODS);
+  return seeded;
+};
+
 describe('the console’s Foods screen', () => {
   it('a dietitian at 1440 px finds a food by a typo, edits its aliases and values, and adds a food; at 375 px the list stacks', async () => {
-    const ids = await seedFoods(server.deps.db, TEST_FOODS);
+    const ids = await library();
     const dietitian = await server.user({ role: 'admin', firstName: 'Meera' });
 
     const { context, page } = await signedInPage(browser, server, null, { viewport: DESKTOP });
@@ -96,5 +105,80 @@ describe('the console’s Foods screen', () => {
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(phone.page, 'foods-console-edit');
     await phone.context.close();
+  }, 240_000);
+});
+
+describe('the food picker', () => {
+  it('on a phone with a 4× slower CPU: recent foods first, the list follows a key within 200 ms without waiting for the server, no request per key, picked by keyboard', async () => {
+    const ids = await library();
+    const client = await newClient(server, { firstName: 'Divya' });
+    await noteFoodUse(server.deps.db, client.id, [ids.peas, ids.atta]);
+    const { page } = await signedInPage(browser, server, client, { viewport: PHONE });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const searches: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('foods.search')) searches.push(r.url());
+    });
+    await page.goto('/dashboard/journal');
+    await expect.poll(() => page.getByTestId('journal-day-title').textContent(), { timeout: 20_000 }).toContain('Today');
+    await page.getByTestId('add-meal').click();
+    const dialog = page.getByRole('dialog', { name: 'Add a meal' });
+    const picker = dialog.getByRole('combobox', { name: 'Add a food' });
+    // The picker's own list (the dialog's selects have options too).
+    const options = dialog.getByTestId('food-picker-results').getByRole('option');
+
+    // Nothing typed: the person's own recent foods.
+    await picker.focus();
+    await expect
+      .poll(() => options.allTextContents(), { timeout: 15_000 })
+      .toEqual([expect.stringContaining('Wheat flour, atta'), expect.stringContaining('Peas, green')]);
+
+    // Typing a word asks the server when typing pauses, not once per key.
+    searches.length = 0;
+    await picker.pressSequentially('pa', { delay: 40 });
+    // Names starting with "pa" first (a word starting with it, "gram flour pancake", may follow).
+    await expect
+      .poll(async () => (await options.allTextContents()).slice(0, 2), { timeout: 15_000 })
+      .toEqual([expect.stringContaining('Paneer'), expect.stringContaining('Palak paneer')]);
+    expect(searches.length).toBeLessThanOrEqual(1);
+    expect(await options.first().textContent()).toContain('पनीर');
+
+    // The server holds its answer; the next key narrows the list in the browser at once.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/foods\.search/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.evaluate(() => {
+      const w = window as unknown as { keyAt?: number; shownAt?: number };
+      const box = document.querySelector('[role="dialog"] [role="combobox"]')!;
+      box.addEventListener('keydown', () => {
+        w.keyAt = performance.now();
+      });
+      new MutationObserver(() => {
+        if (document.querySelectorAll('[role="dialog"] [role="option"]').length === 1) w.shownAt ??= performance.now();
+      }).observe(document.querySelector('[role="dialog"] [role="listbox"]')!, { childList: true, subtree: true });
+    });
+    await picker.press('l');
+    await expect.poll(() => options.allTextContents()).toEqual([expect.stringContaining('Palak paneer')]);
+    const elapsed = await page.evaluate(() => {
+      const w = window as unknown as { keyAt?: number; shownAt?: number };
+      return w.shownAt! - w.keyAt!;
+    });
+    expect(elapsed).toBeLessThan(200);
+    release();
+    await page.unroute(/foods\.search/);
+
+    // Arrow down and Enter pick the highlighted food; the field empties for the next one.
+    await picker.press('ArrowDown');
+    await picker.press('Enter');
+    await expect.poll(() => dialog.getByLabel(/^Palak paneer/).isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await picker.inputValue()).toBe('');
+    await screenshot(page, 'food-picker-phone');
+    await page.context().close();
   }, 240_000);
 });

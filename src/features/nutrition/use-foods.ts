@@ -1,25 +1,15 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { searchText } from '../../../server/nutrition/foods-schema';
 import type { FoodSummary } from '../../../server/nutrition/schema';
 import { useTRPC } from '../../lib/trpc';
+import { useDebounced } from '../admin/use-debounced';
 
 /** How long typing must pause before the search asks the server (short: results within 200 ms of a key). */
 export const SEARCH_DEBOUNCE_MS = 120;
 
 /** Foods change rarely: lists and foods by id stay fresh this long. */
 const FOODS_STALE_MS = 5 * 60_000;
-
-/** What a person typed, as the search reads it (the server's searchText does the same). */
-const searchText = (q: string) => q.normalize('NFC').replace(/\s+/gu, ' ').trim();
-
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 export type FoodSearch = {
   /** The foods to show now: the last answer, narrowed at once to those still matching what is typed. */
@@ -39,7 +29,7 @@ export type FoodSearch = {
 export function useFoodSearch(q: string, { limit = 12, enabled = true }: { limit?: number; enabled?: boolean } = {}): FoodSearch {
   const trpc = useTRPC();
   const text = searchText(q);
-  const settled = useSettled(text, SEARCH_DEBOUNCE_MS);
+  const settled = useDebounced(text, SEARCH_DEBOUNCE_MS);
   const query = useQuery({
     ...trpc.foods.search.queryOptions({ q: settled, limit }),
     enabled,
