@@ -6,7 +6,7 @@
  *   npm run bench -- --smoke           a few seconds of each part, nothing written (CI)
  *   npm run bench -- --profile         also writes CPU profiles of the app and the reference to .bench/
  *   npm run bench -- --observability   logs + metrics on vs off on the feed read (scripts/bench-observability.ts)
- *   npm run bench -- --parts=messages  only the messages part (issue 23); it writes its own section of docs/benchmarks.md
+ *   npm run bench -- --parts=messages  only the messages part; it writes its own section of docs/benchmarks.md
  *   options: --seconds=N  --sizes=1000,5000  --parts=reads,likes,layers,fanout,messages,pglite  --no-pglite  --out=FILE
  *            --conversations=N (open conversations of the messages part, 1,000)
  *
@@ -46,6 +46,7 @@ import {
   STORED_SEND_SQL,
   seedConversations,
   sendFloorSql,
+  SEND_CONNECTIONS,
   sendLoads,
 } from './bench/messages.js';
 
@@ -271,28 +272,36 @@ async function fanout(label: string, target: Target, count: number, trigger: Tri
 }
 
 /**
- * Messages (issue 23): send → arrival at the other side with CONVERSATIONS open conversations,
- * on one instance and with the sender on a second; then sends per second over REST and tRPC.
+ * Messages: send → arrival at the other side with CONVERSATIONS open conversations, on one instance
+ * and with the sender on a second, in bursts and one at a time; then sends per second over REST and tRPC.
  */
 async function messages(app: Child, app2: Child, reference: Child, chat: ChatData, db: pg.Client): Promise<MessagesReport> {
   const n = chat.conversationIds.length;
   const rounds = smoke ? 1 : 3;
   const t = chatTargets(chat);
   log(`messages: ${n} open conversations (${2 * n} subscriptions), ${rounds} rounds of a message in each`);
-  const rows = [
-    await delivery(
-      'least possible (reference)',
-      t.reference(reference.port),
-      n,
-      t.referenceSend(reference.port),
-      rounds,
-      reference,
-      log,
-      true,
-    ),
-    await delivery('app, one instance', t.app(app.port), n, t.restSend(app.port), rounds, app, log, true),
-    await delivery('app, sender on a second instance', t.app(app2.port), n, t.restSend(app.port), rounds, app2, log),
-  ];
+  const rows = [];
+  // A burst (50 sends at a time: queueing decides) and one message at a time (the path's own latency).
+  for (const connections of [SEND_CONNECTIONS, 1]) {
+    const withMemory = connections === SEND_CONNECTIONS;
+    rows.push(
+      await delivery(
+        'least possible (reference)',
+        t.reference(reference.port),
+        n,
+        t.referenceSend(reference.port),
+        rounds,
+        reference,
+        log,
+        {
+          withMemory,
+          connections,
+        },
+      ),
+      await delivery('app, one instance', t.app(app.port), n, t.restSend(app.port), rounds, app, log, { withMemory, connections }),
+      await delivery('app, sender on a second instance', t.app(app2.port), n, t.restSend(app.port), rounds, app2, log, { connections }),
+    );
+  }
   log(`sends: ${SEND_ROUNDS} paired round${SEND_ROUNDS === 1 ? '' : 's'} of ${seconds} s each, REST then tRPC`);
   const loads = sendLoads(chat, { app: app.port, reference: reference.port }, durationMs);
   const measureRef = () => measured(loads.reference, reference);

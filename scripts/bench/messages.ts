@@ -55,6 +55,8 @@ export async function seedConversations(db: Kysely<Database>, count: number): Pr
 
 export type DeliveryRow = {
   label: string;
+  /** Sends under way at once: SEND_CONNECTIONS (a burst) or 1 (one message at a time, each alone on the path). */
+  connections: number;
   conversations: number;
   messages: number;
   delivered: number;
@@ -87,7 +89,8 @@ async function sendEach(n: number, send: Sender, connections: number) {
 /**
  * One delivery row: 2n subscribers (socket i < n is conversation i's client, socket n + i its
  * dietitian) on `target`, then `rounds` rounds (and one to warm up) of a message from each
- * client, timed from the start of its send to its arrival at the dietitian's socket.
+ * client, `connections` sends at a time, timed from the start of its send to its arrival at the
+ * dietitian's socket.
  */
 export async function delivery(
   label: string,
@@ -97,8 +100,9 @@ export async function delivery(
   rounds: number,
   server: Child,
   log: (line: string) => void,
-  withMemory = false,
+  opts: { withMemory?: boolean; connections?: number } = {},
 ): Promise<DeliveryRow> {
+  const { withMemory = false, connections = SEND_CONNECTIONS } = opts;
   const before = await server.ask<{ rss: number; heap: number }>('memory');
   const opened = performance.now();
   const subs = await openSubscribers(target, 2 * n);
@@ -114,7 +118,7 @@ export async function delivery(
     for (let round = 0; round <= rounds; round++) {
       // Room for the sends themselves on a busy machine: a message is missing only if it never arrives.
       const arrivals = subs.awaitArrivals(others, ARRIVAL_WAIT_MS);
-      const started = await sendEach(n, send, SEND_CONNECTIONS);
+      const started = await sendEach(n, send, connections);
       const got = await arrivals;
       if (round === 0) continue; // warms up the path (JIT, caches, prepared statements)
       got.forEach((t, i) => {
@@ -128,6 +132,7 @@ export async function delivery(
   const sorted = sortedCopy(latencies);
   const row: DeliveryRow = {
     label,
+    connections,
     conversations: n,
     messages: rounds * n,
     delivered: latencies.length,
@@ -300,24 +305,29 @@ export function renderMessagesReport(r: MessagesReport): string {
     '',
     '### A message reaching the other side',
     '',
-    'Each round sends one message from every client (50 at a time, over REST for the app), timed from the start of the send ' +
-      'to its arrival at the dietitian’s open subscription; both sides of every conversation are subscribed. The first round warms up.',
+    `Each round sends one message from every client over REST (${SEND_CONNECTIONS} at a time, or one at a time), timed from the ` +
+      'start of the send to its arrival at the dietitian’s open subscription; both sides of every conversation are subscribed. ' +
+      'The first round warms up. Each row is compared with the least possible server’s row of the same sends at a time.',
     '',
   ];
-  const ref = r.delivery.find((d) => d.label.startsWith('least possible'));
+  const refOf = (row: DeliveryRow) => r.delivery.find((d) => d.label.startsWith('least possible') && d.connections === row.connections);
   out.push(
     table(
-      ['conversations (sockets)', 'server', 'messages', 'delivered', 'p50', 'p95', 'p99', 'vs least possible p50 / p99'],
-      r.delivery.map((d) => [
-        `${d.conversations.toLocaleString('en-US')} (${(2 * d.conversations).toLocaleString('en-US')})`,
-        d.label,
-        d.messages.toLocaleString('en-US'),
-        d.missing ? `${((100 * d.delivered) / (d.delivered + d.missing)).toFixed(2)}% (${d.missing} missing)` : '100%',
-        ms(d.p50),
-        ms(d.p95),
-        ms(d.p99),
-        ref && d !== ref ? `${ratio(d.p50, ref.p50)} / ${ratio(d.p99, ref.p99)}` : '',
-      ]),
+      ['conversations (sockets)', 'sends at a time', 'server', 'messages', 'delivered', 'p50', 'p95', 'p99', 'vs least possible p50 / p99'],
+      r.delivery.map((d) => {
+        const ref = refOf(d);
+        return [
+          `${d.conversations.toLocaleString('en-US')} (${(2 * d.conversations).toLocaleString('en-US')})`,
+          String(d.connections),
+          d.label,
+          d.messages.toLocaleString('en-US'),
+          d.missing ? `${((100 * d.delivered) / (d.delivered + d.missing)).toFixed(2)}% (${d.missing} missing)` : '100%',
+          ms(d.p50),
+          ms(d.p95),
+          ms(d.p99),
+          ref && d !== ref ? `${ratio(d.p50, ref.p50)} / ${ratio(d.p99, ref.p99)}` : '',
+        ];
+      }),
     ),
   );
   for (const d of r.delivery) {
