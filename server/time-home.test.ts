@@ -24,7 +24,7 @@ const home = path.join(repoRoot, 'server', 'time.ts');
 const rules: { what: string; pattern: RegExp }[] = [
   { what: "the service's time zone written out", pattern: /['"`]Asia\/(Kolkata|Calcutta)['"`]/ },
   { what: "India's offset written as minutes (330 *)", pattern: /\b330 \*/ },
-  { what: 'a day in milliseconds defined again (import DAY_MS)', pattern: /\bconst DAY_MS\b/ },
+  { what: 'a day in milliseconds written again (import DAY_MS)', pattern: /\bconst DAY_MS\b|\b86_?400_?000\b/ },
 ];
 
 describe('service time lives in server/time.ts', () => {

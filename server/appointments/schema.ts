@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mondayOf } from '../time.js';
 import { idempotencyKey, idField, isCalendarDate, plainText } from '../validation.js';
 
 /** Appointments (issue 26). zod only: the client's screens import this file. */
@@ -127,10 +128,7 @@ export type EntitlementView = z.infer<typeof entitlementView>;
 
 /** The first day of the period (an India-time month or Monday-to-Sunday week) holding a 'YYYY-MM-DD' day. */
 export function periodStartOf(day: string, period: 'month' | 'week'): string {
-  if (period === 'month') return `${day.slice(0, 7)}-01`;
-  const d = new Date(`${day}T00:00:00Z`);
-  const weekday = d.getUTCDay() === 0 ? 7 : d.getUTCDay();
-  return new Date(d.getTime() - (weekday - 1) * 86_400_000).toISOString().slice(0, 10);
+  return period === 'month' ? `${day.slice(0, 7)}-01` : mondayOf(day);
 }
 
 export const appointmentView = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DAY_MS } from '../time.js';
 
 /** The field types of the environment's variables, and the registry of their documentation (npm run docs:config). */
 
@@ -18,7 +19,7 @@ export const rateLimit = (fallback: string) =>
       const match = /^(\d+)\/(\d+)(s|m|h)$/.exec(text.trim());
       const max = Number(match?.[1]);
       const windowMs = Number(match?.[2]) * WINDOW_UNITS_MS[(match?.[3] ?? 's') as keyof typeof WINDOW_UNITS_MS];
-      if (!match || max < 1 || windowMs < 1000 || windowMs > 86_400_000) {
+      if (!match || max < 1 || windowMs < 1000 || windowMs > DAY_MS) {
         ctx.addIssue({ code: 'custom', message: 'must be <count>/<window> such as 30/5m (count ≥ 1, window 1s to 24h)' });
         return z.NEVER;
       }

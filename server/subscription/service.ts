@@ -7,6 +7,7 @@ import { mapPage } from '../db/paging.js';
 import { badRequest, issueMessage, notFound, zodFieldErrors } from '../errors.js';
 import { formatDay } from '../format.js';
 import { type MailDeps, mailSubscriptionAssigned } from '../notifications/client-mail.js';
+import { addDays } from '../time.js';
 import { todayUtc } from '../validation.js';
 import { isSubscriptionExpired, planEndDate } from './period.js';
 import * as repo from './repo.js';
@@ -176,8 +177,6 @@ export async function expireSubscription(db: Db, actor: SessionUser, input: { id
   });
 }
 
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
 /** Another period of the same plan: from the day after this one ends, or from today if it is over. */
 export async function renewSubscription(
   deps: MailDeps,
@@ -188,7 +187,7 @@ export async function renewSubscription(
   const saved = await deps.db.transaction().execute(async (trx) => {
     const s = await repo.lockSubscriptionWithClient(trx, input.id);
     if (!s) throw notFound(SUBSCRIPTION_MISSING);
-    const startDate = input.startDate ?? (s.cancelled_at || s.end_date < today ? today : nextDay(s.end_date));
+    const startDate = input.startDate ?? (s.cancelled_at || s.end_date < today ? today : addDays(s.end_date, 1));
     const created = await assignSubscription(trx, {
       clientId: s.client_id,
       planType: s.plan_type,

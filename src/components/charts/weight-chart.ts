@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../server/time';
 import { weightTicks } from './scale';
 
 /**
@@ -9,7 +10,7 @@ export type WeightEntry = { date: string; weight: number; id?: number };
 export type ChartBox = { width: number; height: number; left: number; right: number; top: number; bottom: number };
 export type ChartPoint = WeightEntry & { x: number; y: number };
 
-const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 
 /** `alsoShow`: weights the scale must reach besides the entries' (a target weight's line). */
 export function chartPoints(
