@@ -76,6 +76,20 @@ export async function expectPath(page: Page, path: string | RegExp) {
 
 export const toast = (page: Page, text: string | RegExp) => page.locator('[data-sonner-toast]', { hasText: text });
 
+/** Closes every toast on the page with its close button, as a person clears them off the page's actions. */
+export async function closeToasts(page: Page) {
+  const close = page.locator('[data-sonner-toast] [data-close-button]');
+  await expect
+    .poll(
+      async () => {
+        if ((await close.count()) > 0) await close.first().click({ timeout: 2_000 }).catch(() => {});
+        return close.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(0);
+}
+
 /** Waits until a toast with this text shows. */
 export async function expectToast(page: Page, text: string | RegExp) {
   await expect.poll(() => toast(page, text).count(), { timeout: 10_000 }).toBeGreaterThan(0);
