@@ -82,7 +82,11 @@ export async function closeToasts(page: Page) {
   await expect
     .poll(
       async () => {
-        if ((await close.count()) > 0) await close.first().click({ timeout: 2_000 }).catch(() => {});
+        if ((await close.count()) > 0)
+          await close
+            .first()
+            .click({ timeout: 2_000 })
+            .catch(() => {});
         return close.count();
       },
       { timeout: 20_000 },
