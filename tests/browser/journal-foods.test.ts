@@ -4,7 +4,8 @@ import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { DESKTOP, PHONE } from '../helpers/browser.js';
 import { newClient } from '../helpers/fixtures.js';
 import { JOURNAL_TEST_FOODS, seedJournalFoods, setJournalTargets } from '../helpers/journal-foods.js';
-import { screenshot, signedInPage } from '../helpers/pages.js';
+import { expectToast, screenshot, signedInPage } from '../helpers/pages.js';
+import { MEAL_QUEUED } from '../../src/features/dashboard/offline/queued.js';
 import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -132,5 +133,30 @@ describe('a journal day that adds up', () => {
     await desk.page.setViewportSize(PHONE);
     await screenshot(desk.page, 'journal-foods-hidden');
     expect(desk.errors).toEqual([]);
+  }, 300_000);
+
+  it('a meal with foods logged at 375 px without a connection waits on the phone and is sent with its foods once back online', async () => {
+    await seedJournalFoods(server.deps.db, 'offline');
+    const client = await newClient(server, { firstName: 'Ira', lastName: 'Sen' });
+    const { context, page, errors } = await signedInPage(browser, server, client, { viewport: PHONE });
+    await page.goto('/dashboard/journal');
+    await expect.poll(() => page.getByTestId('journal-day-title').textContent(), { timeout: 20_000 }).toContain('Today');
+    const dialog = await logLunch(page);
+    await context.setOffline(true);
+    await dialog.getByRole('button', { name: 'Log meal' }).click();
+    await expectToast(page, MEAL_QUEUED);
+    await expect.poll(() => page.getByTestId('waiting-item').count()).toBe(1);
+    await context.setOffline(false);
+    const stored = () =>
+      server.deps.db
+        .selectFrom('meal_entry_items as i')
+        .innerJoin('meal_entries as e', 'e.id', 'i.entry_id')
+        .select(['i.grams'])
+        .where('e.client_id', '=', client.id)
+        .orderBy('i.position')
+        .execute();
+    await expect.poll(async () => (await stored()).map((r) => r.grams), { timeout: 20_000 }).toEqual([80, 225]);
+    await expect.poll(() => page.getByTestId('meal-entry').filter({ hasText: 'Test roti' }).count(), { timeout: 15_000 }).toBe(1);
+    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|net::/.test(e))).toEqual([]);
   }, 300_000);
 });
