@@ -296,7 +296,7 @@ class DietPlanLayout {
     const short = this.sums.totals.filter((key) => total.missing[key] && total.values[key] !== undefined);
     if (short.length > 0)
       parts.push(`Some foods do not list ${short.map((k) => NUTRIENTS[k].label.toLowerCase()).join(', ')}: those sums may be low.`);
-    const text = parts.join('  ');
+    const text = parts.join('\n');
     const heading = `${label}: daily total`;
     const style = { weight: 'regular' as const, size: 9 };
     const width = CONTENT_WIDTH - 2 * CELL_PAD_X;

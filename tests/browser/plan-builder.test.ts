@@ -5,7 +5,8 @@ import { formatNutrient, HEADLINE_NUTRIENTS, type NutrientKey } from '../../serv
 import { withServerAndBrowser } from '../helpers/browser-suite.js';
 import { DESKTOP, PHONE } from '../helpers/browser.js';
 import { callerFor } from '../helpers/callers.js';
-import { seedFoods, type TestFood } from '../helpers/foods.js';
+import { seedFoods } from '../helpers/foods.js';
+import { PLAN_FOODS } from '../helpers/plan-foods.js';
 import { pdfText } from '../helpers/pdf.js';
 import { expectPath, expectToast, screenshot, signedInPage, signInAsAdmin } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
@@ -16,29 +17,7 @@ import type { TestServer } from '../helpers/server.js';
  * every keystroke; the saved plan's PDF and REST answer agree with what the builder showed.
  */
 
-const FOODS = {
-  roti: {
-    name: 'Builder phulka',
-    aliases: ['phulka'],
-    group: 'dishes',
-    per100g: { energyKcal: 264, proteinG: 9.6, carbohydrateG: 46.4, fatG: 3.7, fibreG: 9.2, ironMg: 3.3 },
-    portions: [{ unit: 'roti', grams: 35 }],
-  },
-  dal: {
-    name: 'Builder toor dal',
-    aliases: ['toor dal'],
-    group: 'dishes',
-    per100g: { energyKcal: 116, proteinG: 6.8, carbohydrateG: 17.1, fatG: 2.4, fibreG: 2.9, ironMg: 1.1 },
-    portions: [{ unit: 'katori', grams: 150 }],
-  },
-  rice: {
-    name: 'Builder rice, cooked',
-    aliases: ['chawal'],
-    group: 'dishes',
-    per100g: { energyKcal: 123, proteinG: 2.6, carbohydrateG: 27.6, fatG: 0.3, fibreG: 0.4, ironMg: 0.2 },
-    portions: [{ unit: 'katori', grams: 130 }],
-  },
-} satisfies Record<string, TestFood>;
+const FOODS = PLAN_FOODS;
 
 const TARGETS = { energyKcal: 1600, proteinG: 60, carbohydrateG: 220, fatG: 50, fibreG: 25, ironMg: 21 };
 const SHOWN: NutrientKey[] = [...HEADLINE_NUTRIENTS, 'ironMg'];
@@ -78,9 +57,9 @@ async function buildDay(page: Page, clientId: number, date: string) {
   expect(await page.getByTestId('day-sums').textContent()).toContain('Link foods to the food library');
 
   const items = meal.getByTestId('compose-item');
-  await link(items.nth(0), page, 'phulka', 'Builder phulka');
+  await link(items.nth(0), page, 'phulka', 'Plan test phulka');
   // Linked: the food's name is written in and its own measure chosen; 1 roti to start with.
-  expect(await items.nth(0).getByLabel('Food', { exact: true }).inputValue()).toBe('Builder phulka');
+  expect(await items.nth(0).getByLabel('Food', { exact: true }).inputValue()).toBe('Plan test phulka');
   expect(await items.nth(0).getByLabel('Unit', { exact: true }).inputValue()).toBe('roti');
   await expect
     .poll(() => dayAmount(page, 'proteinG').textContent())
@@ -93,7 +72,7 @@ async function buildDay(page: Page, clientId: number, date: string) {
     .toContain(formatNutrient('proteinG', sum(['roti', 70]).values.proteinG!));
 
   await meal.getByRole('button', { name: 'Add a food' }).click();
-  await link(items.nth(1), page, 'toor dal', 'Builder toor dal');
+  await link(items.nth(1), page, 'toor dal', 'Plan test toor dal');
   // A household quantity typed with its measure: "1½ katori" parses, then the dietitian settles on 1.
   await items.nth(1).getByLabel('Qty', { exact: true }).fill('1½ katori');
   expect(await items.nth(1).getByLabel('Unit', { exact: true }).inputValue()).toBe('katori');
@@ -103,7 +82,7 @@ async function buildDay(page: Page, clientId: number, date: string) {
   await items.nth(1).getByLabel('Qty', { exact: true }).fill('1');
 
   await meal.getByRole('button', { name: 'Add a food' }).click();
-  await link(items.nth(2), page, 'chawal', 'Builder rice');
+  await link(items.nth(2), page, 'chawal', 'Plan test rice');
   await items.nth(2).getByLabel('Qty', { exact: true }).fill('1 katori');
 
   const day = sum(['roti', 70], ['dal', 150], ['rice', 130]);

@@ -3,33 +3,14 @@ import type { ComposedDietPlanInput } from '../../server/diet-plan/schema.js';
 import { nutrientsIn, sumNutrients } from '../../server/nutrition/compute.js';
 import { formatNutrient, HEADLINE_NUTRIENTS, type Nutrients } from '../../server/nutrition/nutrients.js';
 import { callerFor, failure } from '../helpers/callers.js';
-import { seedFoods, type TestFood } from '../helpers/foods.js';
+import { seedFoods } from '../helpers/foods.js';
+import { PLAN_FOODS } from '../helpers/plan-foods.js';
 import { pdfText } from '../helpers/pdf.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /** A plan day of 2 roti, 1 katori dal and 1 katori rice adds up to the sum of its items, in the REST answer and the PDF. */
 
-const FOODS = {
-  roti: {
-    name: 'Plan test phulka',
-    group: 'dishes',
-    per100g: { energyKcal: 264, proteinG: 9.6, carbohydrateG: 46.4, fatG: 3.7, fibreG: 9.2, ironMg: 3.3 },
-    portions: [{ unit: 'roti', grams: 35 }],
-  },
-  dal: {
-    name: 'Plan test toor dal, cooked',
-    group: 'dishes',
-    per100g: { energyKcal: 116, proteinG: 6.8, carbohydrateG: 17.1, fatG: 2.4, fibreG: 2.9, ironMg: 1.1 },
-    portions: [{ unit: 'katori', grams: 150 }],
-  },
-  rice: {
-    name: 'Plan test rice, cooked',
-    group: 'dishes',
-    // Iron not known: the day's iron says one item did not know it.
-    per100g: { energyKcal: 123, proteinG: 2.6, carbohydrateG: 27.6, fatG: 0.3, fibreG: 0.4 },
-    portions: [{ unit: 'katori', grams: 130 }],
-  },
-} satisfies Record<string, TestFood>;
+const FOODS = PLAN_FOODS;
 
 let server: TestServer;
 let admin: TestUser;
