@@ -118,7 +118,7 @@ describe('the targets panel on a client’s record', () => {
 
 describe('the recipe editor', () => {
   it('at 1440 px a dietitian builds a dal from raw foods and sees its values per 100 g and per serving move as she types', async () => {
-    await seedFoods(server.deps.db, { redGramDal: TEST_FOODS.redGramDal });
+    const ids = await seedFoods(server.deps.db, { redGramDal: TEST_FOODS.redGramDal });
     const dietitian = await server.user({ role: 'admin', firstName: 'Meera' });
     const { page, context } = await signedInPage(browser, server, null, { viewport: DESKTOP });
     await signInAsAdmin(page, dietitian);
@@ -172,6 +172,23 @@ describe('the recipe editor', () => {
             .proteinG,
       )
       .toBeCloseTo(5.425, 3);
+
+    // The dal's page names the recipe, and archiving the dal is refused in words.
+    await page.goto(`/admin/foods/${ids.redGramDal}`);
+    await expect.poll(() => page.getByTestId('used-in-recipes').textContent(), { timeout: 10_000 }).toContain('Browser dal');
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await expectToast(page, /ingredient of the recipe “Browser dal”/);
+
+    // On a phone the editor fits the screen.
+    const recipeId = (await server.deps.db.selectFrom('foods').select('id').where('name', '=', 'Browser dal').executeTakeFirstOrThrow()).id;
+    const phone = await signedInPage(browser, server, null, { viewport: PHONE });
+    await signInAsAdmin(phone.page, dietitian);
+    await phone.page.goto(`/admin/foods/recipes/${recipeId}`);
+    await expect.poll(() => phone.page.getByTestId('recipe-live-values').textContent(), { timeout: 15_000 }).toContain('84 kcal');
+    const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(phone.page, 'recipe-editor');
+    await phone.context.close();
     await context.close();
   }, 240_000);
 });

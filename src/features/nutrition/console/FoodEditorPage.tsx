@@ -11,6 +11,7 @@ import { Badge, LoadError, Loading, Page } from '../../admin/ui';
 import { emptyFoodForm, foodFormFrom } from './food-form';
 import { FoodForm } from './FoodForm';
 import { SOURCE_LABELS } from './FoodsPage';
+import { UsedInRecipes } from '../recipes/UsedInRecipes';
 
 const BackToFoods = () => (
   <Link href="/foods" className="mb-3 inline-flex items-center gap-1 text-sm font-semibold text-brand-800 hover:underline">
@@ -119,6 +120,7 @@ export function FoodEditorPage() {
           </Link>
         </Card>
       )}
+      {f.kind === 'food' && <UsedInRecipes foodId={f.id} />}
       <Card className="p-4 sm:p-6">
         <FoodForm
           key={f.updatedAt.toString()}

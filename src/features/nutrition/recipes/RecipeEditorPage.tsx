@@ -204,7 +204,7 @@ function RecipeEditor({
             <ul className="flex flex-col gap-2" data-testid="recipe-ingredient-rows">
               {form.ingredients.map((row, i) => (
                 <li key={row.food.id} className="flex flex-wrap items-end gap-2 border-b border-slate-100 pb-2">
-                  <span className="min-w-0 flex-1 basis-40 pb-2 text-slate-900">
+                  <span className="min-w-0 flex-1 basis-full pb-2 text-slate-900 sm:basis-40">
                     {row.food.name}
                     {row.food.nameHi && (
                       <span lang="hi" className="ml-2 text-slate-600">
@@ -212,30 +212,32 @@ function RecipeEditor({
                       </span>
                     )}
                   </span>
-                  <div className="w-28">
-                    <TextField
-                      label={`Grams of ${row.food.name}`}
-                      hideLabel
-                      placeholder="g"
-                      inputMode="decimal"
-                      autoComplete="off"
-                      value={row.grams}
-                      error={fields[`ingredients.${i}.grams`]}
-                      onChange={(e) => setGrams(i, e.target.value)}
-                    />
+                  <div className="flex items-end gap-2">
+                    <div className="w-28">
+                      <TextField
+                        label={`Grams of ${row.food.name}`}
+                        hideLabel
+                        placeholder="g"
+                        inputMode="decimal"
+                        autoComplete="off"
+                        value={row.grams}
+                        error={fields[`ingredients.${i}.grams`]}
+                        onChange={(e) => setGrams(i, e.target.value)}
+                      />
+                    </div>
+                    <span className="pb-2 text-sm text-slate-600" aria-hidden="true">
+                      g
+                    </span>
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Remove ${row.food.name}`}
+                      onClick={() => set({ ingredients: form.ingredients.filter((_, n) => n !== i) })}
+                    >
+                      <Trash2 className="h-4 w-4" aria-hidden="true" />
+                    </Button>
                   </div>
-                  <span className="pb-2 text-sm text-slate-600" aria-hidden="true">
-                    g
-                  </span>
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Remove ${row.food.name}`}
-                    onClick={() => set({ ingredients: form.ingredients.filter((_, n) => n !== i) })}
-                  >
-                    <Trash2 className="h-4 w-4" aria-hidden="true" />
-                  </Button>
                 </li>
               ))}
             </ul>
