@@ -1,32 +1,26 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourcesUnder } from '../tests/helpers/source-files.js';
 
 /**
  * Modules that import each other in a circle load in an order that depends on
  * who imported first (a value read at load time can be undefined), and cannot
- * be understood or tested one at a time. This reads every module's relative
- * imports (type-only ones erase at compile time and are left out) and finds
- * the circles, as madge would.
+ * be understood or tested one at a time. Type-only imports count too: they
+ * erase at compile time, but a circle of types is still two modules that
+ * cannot be read apart (a type belongs to the module that makes the value).
+ * This reads every module's relative imports and finds the circles, as madge
+ * would.
  */
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
 
-function modulesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return modulesUnder(full);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
-
-/** Relative modules this file needs at run time: `import`, `export … from` and `import()`, not `import type`/`export type`. */
-export function runtimeImports(file: string, text: string): string[] {
+/** Relative modules this file names: `import`, `import type`, `export … from` and `import()`. */
+function moduleImports(file: string, text: string): string[] {
   const specifiers: string[] = [];
   const statement =
     /(?:^|\n)\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"](\.[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
   for (const m of text.matchAll(statement)) {
-    if (m[2]) continue; // import type { … } / export type { … }
     const spec = m[4] ?? m[5] ?? m[6];
     if (spec) specifiers.push(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
   }
@@ -68,13 +62,13 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-const graph = new Map(modulesUnder(serverDir).map((file) => [file, runtimeImports(file, readFileSync(file, 'utf8'))]));
+const graph = new Map(sourcesUnder(serverDir).map((file) => [file, moduleImports(file, readFileSync(file, 'utf8'))]));
 const relative = (component: string[]) => component.map((f) => path.relative(serverDir, f));
 
 describe('import circles in server/', () => {
-  it('reads imports as the compiler does: type-only imports erase, mixed ones stay', () => {
+  it('reads every kind of import, type-only ones included', () => {
     const text = `import { a } from './a.js';\nimport type { B } from './b.js';\nimport { type C, d } from './cd.js';\nexport { e } from './e.js';\nexport type { F } from './f.js';\nconst g = await import('./g.js');`;
-    expect(runtimeImports('/x/m.ts', text).map((f) => path.basename(f))).toEqual(['a.ts', 'cd.ts', 'e.ts', 'g.ts']);
+    expect(moduleImports('/x/m.ts', text).map((f) => path.basename(f))).toEqual(['a.ts', 'b.ts', 'cd.ts', 'e.ts', 'f.ts', 'g.ts']);
     expect(
       circles(
         new Map([

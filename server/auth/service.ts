@@ -9,7 +9,7 @@ import type { ChangePasswordInput } from '../users/schema.js';
 import { SAME_PASSWORD } from '../users/schema.js';
 import { formatMoment } from '../format.js';
 import { deviceName } from './device-name.js';
-import type { RequestMeta } from '../trpc/context.js';
+import type { RequestMeta } from '../http/request-meta.js';
 import { plainPassword } from './keys.js';
 import { issueDeviceToken, verifyDeviceToken } from './known-device.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';

@@ -13,7 +13,7 @@ import type { ConsultationStatus } from '../db/schema.js';
 import { splitFullName } from '../users/service.js';
 import { heightTextToMetres } from './height.js';
 import { oneLine } from '../support/service.js';
-import type { RequestMeta } from '../trpc/context.js';
+import type { RequestMeta } from '../http/request-meta.js';
 import * as repo from './repo.js';
 import {
   confirmHeldTime,

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { addTotals, nutrientsIn, sumNutrients, type Total } from '../nutrition/compute.js';
-import { gramsOf, type Portion as FoodPortion } from '../nutrition/measures.js';
+import { gramsOf, type Measure, type Portion as FoodPortion } from '../nutrition/measures.js';
 import type { Nutrients } from '../nutrition/nutrients.js';
 import { nutrientAmounts } from '../nutrition/schema.js';
-import type { Meal, MealItem, PlanDay } from './schema.js';
 
 /**
  * What a plan adds up to: each linked item's grams and nutrients, each meal's and each day's totals.
@@ -11,6 +10,11 @@ import type { Meal, MealItem, PlanDay } from './schema.js';
  * read (REST and tRPC) and the PDF, so the three agree to the gram. Free-text items add nothing and
  * are counted as `unlinked`. Browser-safe.
  */
+
+/** What the sums read of a plan's item (schema.ts's MealItem): the food it links to, if any, and its portion. */
+export type PlannedPortion = { quantity: number; unit: Measure; grams?: number; ml?: number };
+export type PlannedItem = { foodId?: number; portion: PlannedPortion };
+type PlannedDay = { meals: readonly { items: readonly PlannedItem[] }[] };
 
 /** What the sums need of a food: its values per 100 g and its household portions. */
 export type PlanFood = { id: number; name: string; per100g: Nutrients; portions: readonly FoodPortion[] };
@@ -20,7 +24,7 @@ export type PlanFood = { id: number; name: string; per100g: Nutrients; portions:
  * millilitres (ml counts as grams, as in measures.ts); else the food's own measure (gramsOf); else the
  * millilitres written beside a household measure. Null when none says (the food has no such measure).
  */
-export function itemGrams(portion: MealItem['portion'], food: PlanFood | undefined): number | null {
+export function itemGrams(portion: PlannedPortion, food: PlanFood | undefined): number | null {
   // The builder sums while the dietitian types: a half-typed number weighs nothing yet.
   if (portion.grams !== undefined) return portion.grams > 0 ? portion.grams : null;
   if (!(portion.quantity > 0) || !Number.isFinite(portion.quantity)) return null;
@@ -35,31 +39,31 @@ export type PlanTotal = Total & { unlinked: number };
 export type MealAnalysis = { items: ItemAnalysis[]; total: PlanTotal };
 export type DayAnalysis = { meals: MealAnalysis[]; total: PlanTotal };
 
-export function analyseItem(item: Pick<MealItem, 'foodId' | 'portion'>, foods: ReadonlyMap<number, PlanFood>): ItemAnalysis {
+export function analyseItem(item: PlannedItem, foods: ReadonlyMap<number, PlanFood>): ItemAnalysis {
   const food = item.foodId === undefined ? undefined : foods.get(item.foodId);
   if (!food) return { grams: itemGrams(item.portion, undefined), nutrients: null };
   const grams = itemGrams(item.portion, food);
   return { grams, nutrients: grams === null ? null : nutrientsIn(food.per100g, grams) };
 }
 
-export function analyseMeal(meal: Pick<Meal, 'items'>, foods: ReadonlyMap<number, PlanFood>): MealAnalysis {
+export function analyseMeal(meal: { items: readonly PlannedItem[] }, foods: ReadonlyMap<number, PlanFood>): MealAnalysis {
   const items = meal.items.map((item) => analyseItem(item, foods));
   const known = items.flatMap((i) => (i.nutrients ? [i.nutrients] : []));
   return { items, total: { ...sumNutrients(known), unlinked: items.length - known.length } };
 }
 
-export function analyseDay(day: { meals: readonly Pick<Meal, 'items'>[] }, foods: ReadonlyMap<number, PlanFood>): DayAnalysis {
+export function analyseDay(day: PlannedDay, foods: ReadonlyMap<number, PlanFood>): DayAnalysis {
   const meals = day.meals.map((meal) => analyseMeal(meal, foods));
   const total = addTotals(meals.map((m) => m.total));
   return { meals, total: { ...total, unlinked: meals.reduce((n, m) => n + m.total.unlinked, 0) } };
 }
 
-export function analysePlan(days: readonly Pick<PlanDay, 'meals'>[], foods: ReadonlyMap<number, PlanFood>): DayAnalysis[] {
+export function analysePlan(days: readonly PlannedDay[], foods: ReadonlyMap<number, PlanFood>): DayAnalysis[] {
   return days.map((day) => analyseDay(day, foods));
 }
 
 /** The food ids a plan links to, each once. */
-export function linkedFoodIds(days: readonly Pick<PlanDay, 'meals'>[]): number[] {
+export function linkedFoodIds(days: readonly PlannedDay[]): number[] {
   return [...new Set(days.flatMap((d) => d.meals.flatMap((m) => m.items.flatMap((i) => (i.foodId === undefined ? [] : [i.foodId])))))];
 }
 

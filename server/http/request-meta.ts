@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import type { RequestMeta } from '../trpc/context.js';
+import type { RequestRecord } from '../observability/http.js';
 
 /**
  * Who is calling: the client's IP address and user agent, the same way for
@@ -11,6 +11,18 @@ import type { RequestMeta } from '../trpc/context.js';
  * of X-Forwarded-For: the one our proxy appended from the connection it
  * accepted. Entries to its left were written by the client and prove nothing.
  */
+
+/** Who is calling and how, as every procedure's context carries it (trpc/context.ts). */
+export type RequestMeta = {
+  ip: string;
+  userAgent: string;
+  /** The X-Request-Id of this call (HTTP request or WebSocket connection); log lines carry it. */
+  requestId?: string;
+  /** 'ws' for calls over the WebSocket (logged per call; HTTP requests are logged by the access log). */
+  transport?: 'http' | 'ws';
+  /** The access log's record of the HTTP request, told the signed-in user. */
+  record?: RequestRecord;
+};
 
 /** '::ffff:203.0.113.7' and '203.0.113.7' are the same caller (one rate-limit bucket). */
 function normalise(address: string): string {

@@ -15,7 +15,6 @@ import { KeptOfficeHours } from './settings.js';
 import { messagePush } from './notify.js';
 import { deliverAfterCommit } from '../notifications/notify.js';
 import { MESSAGES_CHANNEL, type MessagesBus, publishMessageSignal } from './events.js';
-import type { ConversationViewer } from './streams.js';
 import { awayReply, nextOpening } from './office-hours.js';
 import { sameRequest } from '../db/idempotent.js';
 import * as repo from './repo.js';
@@ -321,6 +320,9 @@ export function unreadCount(db: Db, actor: SessionUser) {
   const viewerIsClient = !isDietitian(actor);
   return repo.totalUnread(db, actor.id, viewerIsClient, viewerIsClient ? actor.id : undefined);
 }
+
+/** Who watches a conversation: its id and client, and the viewer. */
+export type ConversationViewer = { conversationId: number; clientId: number; userId: number; isClient: boolean };
 
 /** Who is watching a conversation live (403 for another client's, 404 for an unknown one). */
 export async function conversationViewer(db: Db, actor: SessionUser, conversationId: number): Promise<ConversationViewer> {

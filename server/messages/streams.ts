@@ -4,16 +4,13 @@ import type { LiveCatchUp, LiveShown, LiveStream, ResumableStream } from '../rea
 import { CATCH_UP_MAX_MESSAGES, type MessageNote, storedRowOf } from './events.js';
 import * as repo from './repo.js';
 import type { ConversationEvent, InboxEvent } from './schema.js';
-import { messagesWithFiles } from './service.js';
+import { type ConversationViewer, messagesWithFiles } from './service.js';
 
 /**
  * The live streams of messages (decision 109's channel): a conversation's
  * (resumable by seq) and the console inbox's. Rules only: the channel does
  * the delivery; events.ts is where the notifications come from.
  */
-
-/** Who watches a conversation: its id and client, and the viewer. */
-export type ConversationViewer = { conversationId: number; clientId: number; userId: number; isClient: boolean };
 
 /** Whether a receipt by `userId` is the other side's, for this viewer (the client's for the team, any dietitian's for the client). */
 const otherSide = (viewer: ConversationViewer, userId: number) =>

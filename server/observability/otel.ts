@@ -8,7 +8,19 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { exportWithoutQueries, outgoingOnlyPropagator } from './trace-privacy.js';
-import type { Tracing } from './tracing.js';
+
+/** What a tracer does for the server (startTracing hands it out; tracing.ts loads this module only when tracing is on). */
+export type Tracing = {
+  /** Runs fn inside a span named `name`; `failure` names an error code of its result (the span is marked failed). */
+  inSpan<T>(
+    name: string,
+    attributes: Record<string, string | number>,
+    fn: () => Promise<T>,
+    failure?: (result: T) => string | null,
+  ): Promise<T>;
+  /** Exports what is still buffered and stops. */
+  shutdown(): Promise<void>;
+};
 
 /**
  * Loaded only by startTracing (./tracing.ts) when OTEL_EXPORTER_OTLP_ENDPOINT

@@ -1,24 +1,13 @@
 import type { Config } from '../env.js';
+import type { Tracing } from './otel.js';
 
 /**
  * Optional OpenTelemetry traces (decision 051). This module imports nothing
- * from OpenTelemetry: with OTEL_EXPORTER_OTLP_ENDPOINT unset, startTracing
+ * from OpenTelemetry at run time (otel.ts's Tracing type only): with OTEL_EXPORTER_OTLP_ENDPOINT unset, startTracing
  * returns at once and no OpenTelemetry module is ever loaded. With it set,
  * ./otel.js is imported dynamically and traces HTTP requests, pg queries and
  * tRPC procedures (the `observed` middleware calls procedureSpan).
  */
-export type Tracing = {
-  /** Runs fn inside a span named `name`; `failure` names an error code of its result (the span is marked failed). */
-  inSpan<T>(
-    name: string,
-    attributes: Record<string, string | number>,
-    fn: () => Promise<T>,
-    failure?: (result: T) => string | null,
-  ): Promise<T>;
-  /** Exports what is still buffered and stops. */
-  shutdown(): Promise<void>;
-};
-
 let active: Tracing | null = null;
 
 /** The process's tracer, or null when tracing is off. */

@@ -1,8 +1,5 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ConversationDrawing } from './conversation.js';
-import type { DietPlanDrawing } from './diet-plan.js';
-import type { InvoiceDrawing } from './invoice.js';
 
 /**
  * PDF rendering off the event loop: pdfkit lays out and compresses a plan in
@@ -12,10 +9,12 @@ import type { InvoiceDrawing } from './invoice.js';
  */
 export const PDF_WORKERS = Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
-export type PdfJob =
-  | { kind: 'diet-plan'; drawing: DietPlanDrawing }
-  | { kind: 'invoice'; drawing: InvoiceDrawing }
-  | { kind: 'conversation'; drawing: ConversationDrawing };
+/**
+ * A document to draw: which renderer and what it draws. The pool only carries
+ * it to a worker; worker-thread.ts reads it by kind (each renderer's
+ * render*Pdf makes its own).
+ */
+export type PdfJob = { kind: string; drawing: unknown };
 type Reply = { id: number; pdf?: Uint8Array; error?: string };
 type Task = { id: number; job: PdfJob; resolve: (pdf: Uint8Array) => void; reject: (err: Error) => void };
 type Slot = { worker: Worker; task: Task | null };

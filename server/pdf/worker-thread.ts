@@ -1,8 +1,13 @@
 import { parentPort } from 'node:worker_threads';
-import { drawConversationPdf } from './conversation.js';
-import { drawDietPlanPdf } from './diet-plan.js';
-import { drawInvoicePdf } from './invoice.js';
-import type { PdfJob } from './pool.js';
+import { type ConversationDrawing, drawConversationPdf } from './conversation.js';
+import { type DietPlanDrawing, drawDietPlanPdf } from './diet-plan.js';
+import { drawInvoicePdf, type InvoiceDrawing } from './invoice.js';
+
+/** The jobs the renderers send through the pool (pool.ts carries them without reading them). */
+type PdfJob =
+  | { kind: 'diet-plan'; drawing: DietPlanDrawing }
+  | { kind: 'invoice'; drawing: InvoiceDrawing }
+  | { kind: 'conversation'; drawing: ConversationDrawing };
 
 /** Renders one job at a time for the pool and hands the bytes back without copying them. */
 parentPort?.on('message', async ({ id, job }: { id: number; job: PdfJob }) => {

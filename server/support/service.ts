@@ -2,7 +2,7 @@ import { publicFormLimits, takeSlot } from '../auth/rate-limit.js';
 import type { SessionUser } from '../auth/session.js';
 import { BRAND } from '../brand.js';
 import type { AppDeps } from '../deps.js';
-import type { RequestMeta } from '../trpc/context.js';
+import type { RequestMeta } from '../http/request-meta.js';
 import { roleName } from '../auth/roles.js';
 import { recordAudit } from '../audit/record.js';
 import type { Db } from '../db/index.js';

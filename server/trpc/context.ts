@@ -3,20 +3,9 @@ import type { SessionUser } from '../auth/session.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import { serviceUnavailable } from '../errors.js';
-import { requestMeta } from '../http/request-meta.js';
-import { type RequestRecord, requestRecord } from '../observability/http.js';
+import { type RequestMeta, requestMeta } from '../http/request-meta.js';
+import { requestRecord } from '../observability/http.js';
 import type { SocketSession } from '../realtime/socket-sessions.js';
-
-export type RequestMeta = {
-  ip: string;
-  userAgent: string;
-  /** The X-Request-Id of this call (HTTP request or WebSocket connection); log lines carry it. */
-  requestId?: string;
-  /** 'ws' for calls over the WebSocket (logged per call; HTTP requests are logged by the access log). */
-  transport?: 'http' | 'ws';
-  /** The access log's record of the HTTP request, told the signed-in user. */
-  record?: RequestRecord;
-};
 
 export type Context = {
   deps: AppDeps;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { bucket, takeSlot } from '../auth/rate-limit.js';
 import type { AppDeps } from '../deps.js';
-import type { RequestMeta } from '../trpc/context.js';
+import type { RequestMeta } from '../http/request-meta.js';
 import { todayUtc } from '../validation.js';
 import * as repo from './repo.js';
 
