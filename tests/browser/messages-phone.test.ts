@@ -104,7 +104,8 @@ describe('messages on a phone', () => {
       .poll(
         async () => {
           const settled = await layout();
-          return settled.composerBottom <= settled.seen && !settled.pageScrolls;
+          // Above the tab bar (64 px), not below the fold.
+          return settled.composerBottom <= PHONE.height - 64 && !settled.pageScrolls;
         },
         { timeout: 5_000 },
       )
