@@ -3,11 +3,11 @@ import type { Db } from '../db/index.js';
 import { unprocessable } from '../errors.js';
 import { nutrientsIn, sumNutrients } from '../nutrition/compute.js';
 import * as nutritionRepo from '../nutrition/days-repo.js';
+import { foodsByIds, noteFoodUse, storedNutrients } from '../nutrition/search.js';
 import type { NutrientTotal } from '../nutrition/days-schema.js';
 import { defaultPortions } from '../nutrition/groups.js';
 import { gramsOf, MEASURES, type Measure, type Portion } from '../nutrition/measures.js';
 import type { FoodSummary } from '../nutrition/schema.js';
-import { foodsByIds, storedNutrients } from '../nutrition/search.js';
 import type { MealItem, MealItemInput } from './schema.js';
 
 /**
@@ -55,6 +55,20 @@ export async function resolveItems(db: Db, items: readonly MealItemInput[]) {
     }
     return { food_id: food.id, quantity: item.quantity, unit: item.unit, grams };
   });
+}
+
+export type StoredItem = Awaited<ReturnType<typeof resolveItems>>[number];
+
+/** Stores a meal's foods in place of those it had, each counted a use by whoever chose them (their search puts them first). */
+export async function saveItems(trx: Db, entryId: number, items: readonly StoredItem[], by: number, now: Date) {
+  await nutritionRepo.replaceItems(trx, entryId, items, by, now);
+  if (items.length)
+    await noteFoodUse(
+      trx,
+      by,
+      items.map((i) => i.food_id),
+      now,
+    );
 }
 
 export type EntryFoods = { items: MealItem[]; totals: NutrientTotal | null };

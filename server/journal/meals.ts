@@ -6,11 +6,9 @@ import type { SessionUser } from '../auth/session.js';
 import type { Database, Db } from '../db/index.js';
 import { insertOnce, sameRequest } from '../db/idempotent.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
-import { replaceItems } from '../nutrition/days-repo.js';
-import { noteFoodUse } from '../nutrition/search.js';
 import { dayIn } from './schema.js';
 import { publishJournalSignal } from './events.js';
-import { itemsKey, resolveItems } from './items.js';
+import { itemsKey, resolveItems, saveItems } from './items.js';
 import * as repo from './repo.js';
 import {
   type CreateMealInput,
@@ -129,15 +127,7 @@ export async function createMeal(deps: JournalDeps, actor: SessionUser, input: C
       if (!once.created) throw new RepeatedCreate(once.row);
       if (input.attachmentIds?.length)
         await repo.insertPhotos(trx, once.row.id, await claimPhotos(trx, actor, actor.id, input.attachmentIds));
-      if (items.length) {
-        await replaceItems(trx, once.row.id, items, actor.id, now);
-        await noteFoodUse(
-          trx,
-          actor.id,
-          items.map((i) => i.food_id),
-          now,
-        );
-      }
+      if (items.length) await saveItems(trx, once.row.id, items, actor.id, now);
       await recordSlots(trx, [limit], now);
       await publishJournalSignal(trx, { clientId: actor.id, kind: 'entry', entryId: once.row.id, date: day });
       return once.row;
@@ -190,15 +180,7 @@ export async function updateMeal(deps: JournalDeps, actor: SessionUser, input: U
       if (added.length) await repo.insertPhotos(trx, entry.id, await claimPhotos(trx, actor, entry.client_id, added), 100);
       await repo.reorderPhotos(trx, entry.id, wanted);
     }
-    if (input.items) {
-      await replaceItems(trx, entry.id, items, actor.id, now);
-      await noteFoodUse(
-        trx,
-        actor.id,
-        items.map((i) => i.food_id),
-        now,
-      );
-    }
+    if (input.items) await saveItems(trx, entry.id, items, actor.id, now);
     await publishJournalSignal(trx, { clientId: entry.client_id, kind: 'entry', entryId: entry.id, date: day });
     if (day !== entry.eaten_on)
       await publishJournalSignal(trx, { clientId: entry.client_id, kind: 'entry', entryId: entry.id, date: entry.eaten_on });

@@ -4,10 +4,8 @@ import type { SessionUser } from '../auth/session.js';
 import { insertOnce, sameRequest } from '../db/idempotent.js';
 import { conflict } from '../errors.js';
 import { recordNotices } from '../notifications/notify.js';
-import { replaceItems } from '../nutrition/days-repo.js';
-import { noteFoodUse } from '../nutrition/search.js';
 import { publishJournalSignal } from './events.js';
-import { resolveItems } from './items.js';
+import { resolveItems, saveItems } from './items.js';
 import { commentNotice, markNotice, replyNotices } from './notices.js';
 import * as repo from './repo.js';
 import type { MealItemInput, MealMark } from './schema.js';
@@ -122,13 +120,7 @@ export async function estimateMeal(deps: JournalDeps, actor: SessionUser, input:
   const entry = await entryFor(deps.db, actor, input.entryId);
   const items = await resolveItems(deps.db, input.items);
   await deps.db.transaction().execute(async (trx) => {
-    await replaceItems(trx, entry.id, items, actor.id, now);
-    await noteFoodUse(
-      trx,
-      actor.id,
-      items.map((i) => i.food_id),
-      now,
-    );
+    await saveItems(trx, entry.id, items, actor.id, now);
     await recordAudit(trx, actor, {
       action: 'journal.estimated',
       entity: 'meal_entry',
