@@ -13,7 +13,8 @@ import { FoodForm } from './FoodForm';
 import { SOURCE_LABELS } from './FoodsPage';
 import { UsedInRecipes } from '../recipes/UsedInRecipes';
 
-const BackToFoods = () => (
+/** Back to the Foods list, above a food's or a recipe's page. */
+export const BackToFoods = () => (
   <Link href="/foods" className="mb-3 inline-flex items-center gap-1 text-sm font-semibold text-brand-800 hover:underline">
     <ArrowLeft className="h-4 w-4" aria-hidden="true" />
     Foods

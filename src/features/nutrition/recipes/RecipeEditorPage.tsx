@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Trash2 } from 'lucide-react';
+import { Trash2 } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
-import { Link, useLocation, useParams } from 'wouter';
+import { useLocation, useParams } from 'wouter';
 import { FOOD_GROUP_KEYS, FOOD_GROUPS } from '../../../../server/nutrition/groups';
 import type { z } from 'zod';
 import type { createRecipeInput, RecipeView } from '../../../../server/nutrition/recipes-schema';
@@ -14,17 +14,11 @@ import { toastError } from '../../../lib/notify';
 import { toast } from '../../../lib/toast';
 import { useTRPC } from '../../../lib/trpc';
 import { LoadError, Loading, Page } from '../../admin/ui';
+import { BackToFoods } from '../console/FoodEditorPage';
 import { FoodPicker } from '../FoodPicker';
 import { NutrientTotalsRow } from '../NutrientTotals';
 import { useFoodsByIds } from '../use-foods';
 import { type RecipeForm, emptyRecipeForm, liveValues, readRecipe } from './recipe-form';
-
-const BackToFoods = () => (
-  <Link href="/foods" className="mb-3 inline-flex items-center gap-1 text-sm font-semibold text-brand-800 hover:underline">
-    <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-    Foods
-  </Link>
-);
 
 const LIVE_NUTRIENTS = ['energyKcal', 'proteinG', 'carbohydrateG', 'fatG', 'fibreG', 'ironMg', 'calciumMg'] as const;
 
