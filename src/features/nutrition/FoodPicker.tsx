@@ -34,7 +34,7 @@ export function FoodPicker({
   label,
   onPick,
   hideLabel,
-  placeholder = 'Search foods (e.g. dal, paneer, रोटी)',
+  placeholder = 'e.g. dal, paneer, रोटी',
   hint,
   error,
   limit,
