@@ -104,6 +104,10 @@ async function saveAndCheck(page: Page, day: Total, clientToken: string) {
   // A one-day plan for its one day, over no other plan: saved without asking.
   await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toMatch(/^\/admin\/diet-plans\/\d+$/);
   await expectToast(page, 'was rendered to PDF');
+  // The plan's page in the console shows what the day adds up to, from the plan's read.
+  await expect
+    .poll(() => page.getByTestId('plan-day-total').textContent(), { timeout: 10_000 })
+    .toContain(formatNutrient('energyKcal', day.values.energyKcal!));
   const id = Number(new URL(page.url()).pathname.split('/').pop());
 
   const rest = await server.request('GET', `/api/diet-plans/${id}`, { token: clientToken });

@@ -12,7 +12,11 @@ import { toastError } from '../../../lib/notify';
 import { useTRPC } from '../../../lib/trpc';
 import { formatBytes, formatMoment, openPdf } from '../format';
 import { Badge, Facts, LoadError, Loading, Page, Table, td, th } from '../ui';
-import { portionText, timeText } from '../../../../server/diet-plan/schema';
+import { type DietPlanView, portionText, timeText } from '../../../../server/diet-plan/schema';
+import type { Total } from '../../../../server/nutrition/compute';
+import type { NutrientKey } from '../../../../server/nutrition/nutrients';
+import { NutrientTotalsRow } from '../../nutrition/NutrientTotals';
+import { unlinkedNote } from './PlanSumsView';
 
 export function DietPlanPage() {
   const trpc = useTRPC();
@@ -21,6 +25,8 @@ export function DietPlanPage() {
   const [, navigate] = useLocation();
   const id = Number(useParams<{ id: string }>().id);
   const plan = useQuery({ ...trpc.admin.dietPlans.get.queryOptions({ id }), staleTime: 0 });
+  // What each day adds up to (the plan's read, the same sums as the builder and the PDF).
+  const sums = useQuery({ ...trpc.dietPlan.get.queryOptions({ id }), enabled: plan.data?.source === 'composed' });
   const remove = useMutation(trpc.admin.dietPlans.remove.mutationOptions());
   const [confirm, setConfirm] = useState(false);
 
@@ -130,6 +136,7 @@ export function DietPlanPage() {
                       </li>
                     ))}
                   </ul>
+                  <DayTotal view={sums.data} d={d} />
                 </section>
               ))}
             </div>
@@ -197,5 +204,21 @@ export function DietPlanPage() {
         {null}
       </Modal>
     </Page>
+  );
+}
+
+/** A composed day's totals on one line, when any of its foods is linked to the library. */
+function DayTotal({ view, d }: { view: DietPlanView | undefined; d: number }) {
+  const total = view?.days?.[d]?.total;
+  if (!view || !total || total.items === 0) return null;
+  return (
+    <div className="mt-2 rounded-lg bg-slate-50 px-3 py-2" data-testid="plan-day-total">
+      <NutrientTotalsRow
+        total={total as Total}
+        nutrients={view.nutrients as NutrientKey[]}
+        label={`${view.days?.[d]?.label ?? `Day ${d + 1}`} adds up to`}
+      />
+      {total.unlinked > 0 && <p className="mt-0.5 text-xs text-slate-600">{unlinkedNote(total)}</p>}
+    </div>
   );
 }

@@ -10,7 +10,7 @@ import { useNutritionTargets } from '../../nutrition/targets/use-targets';
 import { usePlanSums } from './plan-sums';
 
 /** "2 items are free text and not counted": the sums above leave them out, and say so. */
-function unlinkedNote(total: PlanTotal): string | null {
+export function unlinkedNote(total: Pick<PlanTotal, 'unlinked'>): string | null {
   if (total.unlinked === 0) return null;
   return `${total.unlinked} ${total.unlinked === 1 ? 'item is' : 'items are'} not linked to a food (or not weighed) and not counted.`;
 }
