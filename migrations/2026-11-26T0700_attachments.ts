@@ -33,7 +33,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The uploader's bytes of the last day (the upload limit) and the cleanup's unclaimed rows.
   await db.schema.createIndex('attachments_uploader_created_idx').on('attachments').columns(['uploader_id', 'created_at']).execute();
   await sql`create index attachments_unclaimed_idx on attachments (created_at) where claimed_at is null`.execute(db);
-  // A client's files, newest first (the documents list of issue 25).
+  // A client's files, newest first (the client's documents list).
   await db.schema.createIndex('attachments_client_idx').on('attachments').columns(['client_id', 'claimed_at']).execute();
 }
 

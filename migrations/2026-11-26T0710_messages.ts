@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Messages between a client and the care team (issue 23, decision 113). One
+ * Messages between a client and the care team (decision 113). One
  * conversation per client; its `last_seq` is the counter each message's `seq`
  * is taken from, with the conversation row locked in the inserting
  * transaction, so seqs are gapless and in commit order on every instance.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Payments (issue 27). The clinic's billing details (one row), invoices with
+ * Payments. The clinic's billing details (one row), invoices with
  * their numbers per financial year, the UPI claims clients make against them
  * (a UTR once, ever), and the gateway events already handled. Money is
  * integer paise. Frozen in time: never import application code here.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Web push and notification preferences (issue 24, decision 115).
+ * Web push and notification preferences (decision 115).
  *
  * - push_subscriptions: one per browser that said yes, tied to the sign-in
  *   (session family) that registered it, so signing that device out removes

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The care record of issue 25 (decision 117), apart from the meal journal:
+ * The care record (decision 117), apart from the meal journal:
  * the intake questionnaire (one row per client, answers kept as the client
  * types them), goals (every setting kept; the newest is the current one),
  * body measurements and progress photos over time, and the documents a

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The meal journal and water (issue 25, decision 118). A client logs what
+ * The meal journal and water (decision 118). A client logs what
  * they ate (`meal_entries`, one row per client-made `client_entry_id`, so a
  * phone replaying its queue never stores a meal twice); `eaten_on` is the
  * calendar day of `eaten_at` in the client's time zone (India time), which

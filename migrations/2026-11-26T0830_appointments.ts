@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Appointments (issue 26, decision 119). A dietitian's availability (weekly
+ * Appointments (decision 119). A dietitian's availability (weekly
  * hours and breaks in India time, days off and one-off changes, session
  * lengths and a buffer), the appointments booked against it, and the
  * reminders already sent.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Calls (issue 26, decision 120). Signals (offers, answers, ICE candidates)
+ * Calls (decision 120). Signals (offers, answers, ICE candidates)
  * are never stored: they pass through NOTIFY. What is kept:
  * - call_seats: who holds each of a call's two places (the client's and the
  *   care team's) right now, so a third person cannot join on any instance;

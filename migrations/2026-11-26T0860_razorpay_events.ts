@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Razorpay webhooks (issue 27): each event handled is kept with the payment
+ * Razorpay webhooks: each event handled is kept with the payment
  * it named and what came of it, so a replay is recognised by its event id
  * and one gateway payment can pay one invoice only, whatever events name it.
  * Frozen in time: never import application code here.

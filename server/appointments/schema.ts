@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { mondayOf } from '../time.js';
 import { idempotencyKey, idField, isCalendarDate, plainText } from '../validation.js';
 
-/** Appointments (issue 26). zod only: the client's screens import this file. */
+/** Appointments. zod only: the client's screens import this file. */
 
 export const APPOINTMENT_KINDS = ['consultation', 'follow_up'] as const;
 export const APPOINTMENT_KIND_LABELS = { consultation: 'Free consultation', follow_up: 'Follow-up' } as const;

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { CallSide } from './schema.js';
 
-/** Queries of calls (issue 26): the appointment as the call sees it, the two places, notes and the fallback link. */
+/** Queries of calls: the appointment as the call sees it, the two places, notes and the fallback link. */
 
 export type CallAppointment = {
   id: number;

@@ -15,10 +15,10 @@ import * as service from './service.js';
 import { callStream } from './streams.js';
 
 /**
- * A call between an appointment's client and a dietitian (issue 26,
- * decision 120), for the two of them only: anyone else is told there is no
- * such call. Signals pass through here and NOTIFY, never stored. The
- * dietitian's notes and fallback link are admin.calls.
+ * A call between an appointment's client and a dietitian (decision 120),
+ * for the two of them only: anyone else is told there is no such call.
+ * Signals pass through here and NOTIFY, never stored. The dietitian's notes
+ * and fallback link are admin.calls.
  */
 export const callsRouter = router({
   /** The call page: when it opens, who is on the other side, the fallback link. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT32_MAX, optionalText, plainText, requiredText } from '../validation.js';
 
 /**
- * The call's inputs and outputs (issue 26, decision 120), shared with the
+ * The call's inputs and outputs (decision 120), shared with the
  * call page. Signals are checked here and passed on untouched; they are
  * never stored.
  */

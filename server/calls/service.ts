@@ -20,7 +20,7 @@ import {
 import { iceServersFor } from './turn.js';
 
 /**
- * The rules of a call (issue 26, decision 120). Every signalling call goes
+ * The rules of a call (decision 120). Every signalling call goes
  * through `openCall`: the person must be the appointment's client or a
  * dietitian (anyone else is told there is no such call), and the call must be
  * open (10 minutes before the start until 30 minutes after the end, not

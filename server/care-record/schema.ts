@@ -4,7 +4,7 @@ import { weightKg } from '../weight/schema.js';
 import { dateField, idempotencyKey, idField, numberField, optionalText, requiredText } from '../validation.js';
 
 /**
- * The care record (issue 25, decision 117): intake questionnaire, goals, body
+ * The care record (decision 117): intake questionnaire, goals, body
  * measurements, progress photos and documents. zod only: the client's forms
  * import this file, so every rule and message is written once.
  */

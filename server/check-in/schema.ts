@@ -121,9 +121,9 @@ export const followUpRow = z.object({
   weights: z.array(z.object({ date: z.string(), weight: z.number() })),
   lastContactAt: z.date().nullable(),
   daysSinceContact: z.number().int().nullable(),
-  /** The meal journal (issue 25): days logged of the last 7, and the last day logged. */
+  /** The meal journal: days logged of the last 7, and the last day logged. */
   journal: journalAdherence,
-  /** The client has not finished the intake questionnaire (issue 25). */
+  /** The client has not finished the intake questionnaire. */
   intakeMissing: z.boolean(),
 });
 export type FollowUpRow = z.infer<typeof followUpRow>;

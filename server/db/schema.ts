@@ -292,7 +292,7 @@ export interface JobQueueTable {
 
 export type MessageSenderRole = 'client' | 'dietitian' | 'system';
 
-/** One per client (issue 23): `last_seq` is the counter every message's seq is taken from, under the row's lock. */
+/** One per client: `last_seq` is the counter every message's seq is taken from, under the row's lock. */
 export interface ConversationsTable {
   id: Generated<number>;
   client_id: number;
@@ -616,7 +616,7 @@ export interface PushDeliveriesTable {
 export type AppointmentKind = 'consultation' | 'follow_up';
 export type AppointmentStatus = 'booked' | 'cancelled' | 'done' | 'no_show';
 
-/** A dietitian's session lengths and buffer (issue 26); absent row = the defaults. */
+/** A dietitian's session lengths and buffer; absent row = the defaults. */
 export interface AvailabilitySettingsTable {
   dietitian_id: number;
   consultation_minutes: ColumnType<number, number | undefined, number>;
@@ -702,7 +702,7 @@ export interface AppointmentRemindersTable {
   sent_at: CreatedAt;
 }
 
-/** The meal journal (issue 25, decision 118): what a client ate, when; `eaten_on` is that day in the client's zone. */
+/** The meal journal (decision 118): what a client ate, when; `eaten_on` is that day in the client's zone. */
 export type MealKind = 'early-morning' | 'breakfast' | 'mid-morning' | 'lunch' | 'evening-snack' | 'dinner' | 'other';
 export type MealMark = 'looks-good' | 'lets-talk';
 export interface MealEntriesTable {
@@ -750,7 +750,7 @@ export interface WaterIntakeTable {
   updated_at: Timestamp;
 }
 
-/** A client's intake questionnaire (issue 25): the answers as JSON, kept as the client types them. */
+/** A client's intake questionnaire: the answers as JSON, kept as the client types them. */
 export interface IntakesTable {
   client_id: number;
   answers: ColumnType<unknown, string | undefined, string>;

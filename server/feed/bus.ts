@@ -132,7 +132,8 @@ export function createFeedBus(
    * the first sockets are written within a moment and the rest follow, as a
    * server writing one socket after another does. Told all at once, every
    * subscriber would advance step by step together and no socket would be
-   * written before the last subscriber got there (issue 10).
+   * written before the last subscriber got there (the first socket waited for the
+   * whole fan-out).
    */
   const deliver = (message: FeedBusMessage) => {
     const all = [...listeners];

@@ -6,7 +6,7 @@ import * as repo from './repo.js';
 import { isJournalSignal, type JournalEvent, type JournalSignal } from './schema.js';
 
 /**
- * Live journal (issue 25; the channel is realtime/live-channel.ts). Every
+ * Live journal (the channel is realtime/live-channel.ts). Every
  * committed change to a client's journal (an entry added, edited, deleted or
  * marked, a comment, water) notifies the `journal` channel from inside its
  * transaction, so the hint goes out only if the change commits. Payloads

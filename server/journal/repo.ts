@@ -3,7 +3,7 @@ import type { Db } from '../db/index.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { MealEntriesTable } from '../db/schema.js';
 
-/** The meal journal and water (issue 25): the Kysely queries, `db` or `trx` first. */
+/** The meal journal and water: the Kysely queries, `db` or `trx` first. */
 
 const entryColumns = [
   'e.id',

@@ -24,7 +24,7 @@ import { addComment } from './review.js';
 import * as service from './service.js';
 
 /**
- * The meal journal and water (issue 25), for a client and the dietitians: a
+ * The meal journal and water, for a client and the dietitians: a
  * client reaches only their own journal (403 for another's); a dietitian names
  * the client. Clients write entries and water; both comment (a dietitian's marks
  * and estimates are in console.ts). Live changes ride the realtime channel, fed by the `journal` NOTIFY.

@@ -4,7 +4,7 @@ import { clientDaysInput, nutrientTotal } from '../nutrition/days-schema.js';
 import { foodKind, foodQuantity, measure, nutrientAmounts } from '../nutrition/schema.js';
 import { dateField, idempotencyKey, idField, optionalText, requiredText } from '../validation.js';
 
-/** The meal journal and water (issue 25, decision 118). zod and pure helpers: the client's screens import this file. */
+/** The meal journal and water (decision 118). zod and pure helpers: the client's screens import this file. */
 
 /**
  * Calendar days of the journal. A meal counts for the day it was eaten on in

@@ -11,7 +11,7 @@ import { conversationFor, toMessage } from './service.js';
 export const EXPORT_MESSAGES_MAX = 20_000;
 
 /**
- * "Download conversation" for the client (issue 23): the whole conversation
+ * "Download conversation" for the client: the whole conversation
  * as plain text, oldest first, each message with its sender and time in India
  * time. Attachments are named, not included.
  */

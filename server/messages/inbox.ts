@@ -14,7 +14,7 @@ import * as repo from './repo.js';
 import type { InboxInput } from './schema.js';
 import { conversationFor, summarize } from './service.js';
 
-/** The console's inbox (issue 23): every conversation, newest first, filtered and searched. */
+/** The console's inbox: every conversation, newest first, filtered and searched. */
 
 /** Weights beside an open conversation: the latest ones, enough for a trend line. */
 export const PANEL_WEIGHTS = 30;

@@ -15,7 +15,7 @@ import * as repo from './repo.js';
 
 /**
  * The one place that decides who hears of an unread message, and how
- * (issue 23, decision 113; push: issue 24, decision 115). Both channels go
+ * (decisions 113 and 115). Both channels go
  * through the one notification point (notifications/notify.ts), so the
  * person's preferences decide each.
  * - Push, immediately: a message sent tells its recipient's devices at once,

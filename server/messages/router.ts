@@ -21,7 +21,7 @@ import {
 import * as service from './service.js';
 
 /**
- * Messages between a client and the care team (issue 23), for clients and
+ * Messages between a client and the care team, for clients and
  * dietitians alike: a client reaches only their own conversation. The
  * console's inbox, side panel and settings are admin.messages. Live delivery
  * rides the realtime channel, fed by the `messages` NOTIFY (events.ts).

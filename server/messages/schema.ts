@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { attachmentView } from '../attachments/schema.js';
 import { idempotencyKey, idField, INT32_MAX, plainText, requiredText, tokenText } from '../validation.js';
 
-/** Messages between a client and the care team (issue 23). zod only: the client's screens import this file. */
+/** Messages between a client and the care team. zod only: the client's screens import this file. */
 
 export const MESSAGE_TEXT_MAX = 4000;
 export const MESSAGE_PAGE_MAX = 100;

@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../errors.js';
 import * as repo from './repo.js';
 import { CONVERSATION_MISSING, type OfficeHours } from './schema.js';
 
-/** The console's own settings for messages: office hours and saved replies (issue 23). */
+/** The console's own settings for messages: office hours and saved replies. */
 
 /** Office hours as set in the console; null when never set (always open). */
 export async function officeHoursOf(db: Db): Promise<OfficeHours | null> {

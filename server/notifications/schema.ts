@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Notification preferences (issue 24): for each category, e-mail and push
+ * Notification preferences: for each category, e-mail and push
  * on or off; both on until the person changes them. zod only: the profile
  * screen's form uses these too.
  */

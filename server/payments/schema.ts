@@ -5,7 +5,7 @@ import { MAX_INVOICE_PAISE, MAX_TAX_RATE_BP } from './money.js';
 import { GST_STATE_CODES } from './states.js';
 
 /**
- * Payments (issue 27): the rules and shapes of invoices, claims and the
+ * Payments: the rules and shapes of invoices, claims and the
  * clinic's billing details. zod only, shared with the console's and the
  * dashboard's forms. Every amount is integer paise.
  */

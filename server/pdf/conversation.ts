@@ -3,7 +3,7 @@ import { A4, type FontWeight, inBottomMargin, type PdfDoc, renderPdf } from './d
 import { pdfPool } from './pool.js';
 
 /**
- * "Download conversation" as a PDF (issue 23): every message, oldest first,
+ * "Download conversation" as a PDF: every message, oldest first,
  * with its sender and time, in any script the clients write: Latin in Noto
  * Sans, Hindi in Noto Sans Devanagari, emoji in Noto Emoji (a font per run of
  * text, chosen per character). Attachments are named, not included.

@@ -2,7 +2,7 @@ import { authedProcedure, publicProcedure, router } from '../trpc/init.js';
 import { publicKeyOutput, subscribeInput, subscribedOutput, unsubscribeInput, unsubscribedOutput } from './schema.js';
 import * as service from './service.js';
 
-/** Web push (issue 24): the key browsers subscribe with, and this device's subscription. */
+/** Web push: the key browsers subscribe with, and this device's subscription. */
 export const pushRouter = router({
   publicKey: publicProcedure.output(publicKeyOutput).query(({ ctx }) => ({ publicKey: ctx.deps.vapid.publicKey })),
   subscribe: authedProcedure

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Web push subscriptions (issue 24): what a browser's PushSubscription holds
+ * Web push subscriptions: what a browser's PushSubscription holds
  * (its toJSON()). zod only: the client's "Turn on notifications" flow sends
  * these. Whether the endpoint belongs to a push service is decided on the
  * server (server/push/endpoint.ts).

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { type RunningTurn, startTurnServer } from '../helpers/turn.js';
 
 /**
- * A call in the browser (issue 26): two Chromium contexts with fake cameras
+ * A call in the browser: two Chromium contexts with fake cameras
  * and microphones, the client on a phone and the dietitian on a desktop, on
  * /call/{id}. Each sees the other's video (frames decoded, from getStats),
  * muting and turning the camera off show on the other side, a third account

@@ -193,7 +193,7 @@ describe('messages between a client and the care team', () => {
     await phone.page.getByRole('textbox', { name: 'Message' }).fill('Written on the train');
     await phone.page.getByRole('button', { name: 'Send' }).click();
     const pending = phone.page.getByTestId('chat-pending').filter({ hasText: 'Written on the train' });
-    // Unreachable is not a refusal: the message waits and goes by itself (issue 24); "Not sent — Retry" is for refusals.
+    // Unreachable is not a refusal: the message waits in the phone's queue and goes by itself; "Not sent — Retry" is for refusals.
     await expect.poll(() => pending.getAttribute('data-status'), { timeout: 10_000 }).toBe('waiting');
     expect(await pending.textContent()).toContain('Waiting to send');
     phone.errors.length = 0; // the aborted request is logged by the browser

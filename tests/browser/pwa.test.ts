@@ -11,7 +11,7 @@ import { adminApi, type Client, localDay, newClient } from '../helpers/fixtures.
 import { expectToast, keptQueryKeys, screenshot, signedInPage } from '../helpers/pages.js';
 import type { TestServer } from '../helpers/server.js';
 
-/** The installable, offline-capable dashboard (issue 24, decision 116). */
+/** The installable, offline-capable dashboard (decision 116). */
 
 let server: TestServer;
 let browser: Browser;

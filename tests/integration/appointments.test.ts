@@ -6,7 +6,7 @@ import { callerFor } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * Appointments (issue 26) on whichever database the run uses (PGlite, or Postgres with TEST_DATABASE_URL):
+ * Appointments on whichever database the run uses (PGlite, or Postgres with TEST_DATABASE_URL):
  * slots in each viewer's time zone, one booking per slot however many race for it, the plan's
  * entitlement, the 12-hour rule, the mails with their .ics, and reminders exactly once.
  *

@@ -9,7 +9,7 @@ import { startSecondInstance, startTestServer, type TestServer, type TestUser } 
 import { type RunningTurn, startTurnServer, turnAllocate } from '../helpers/turn.js';
 
 /**
- * Calls (issue 26, decision 120): who may open a call and when, the TURN
+ * Calls (decision 120): who may open a call and when, the TURN
  * credentials (checked against a real coturn), and signalling between the
  * two sides over tRPC's WebSocket across two instances, with nobody else able
  * to join or listen.

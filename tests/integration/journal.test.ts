@@ -9,7 +9,7 @@ import { tinyPdf } from '../helpers/pdf.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * The meal journal and water (issue 25) over REST and tRPC: repeat-safe
+ * The meal journal and water over REST and tRPC: repeat-safe
  * creates (clientEntryId), who may read and change what (403/404/409), bad
  * values refused with nothing stored (hunger 11, a time beyond a day ahead,
  * a 15 MB photo, an HTML file as a photo), comments told to the client

@@ -5,7 +5,7 @@ import { callerFor, failure, httpClient } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * Signed links of files in an open chat (issue 23): they expire after 15
+ * Signed links of files in an open chat: they expire after 15
  * minutes by the server's clock (a clock this test moves), and a chat left
  * open longer asks messages.files for fresh ones, for the files of that
  * conversation only, as whoever may read it.

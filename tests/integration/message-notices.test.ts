@@ -10,7 +10,7 @@ import { callerFor } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * A message still unread after 10 minutes mails its recipient once (issue 23):
+ * A message still unread after 10 minutes mails its recipient once:
  * the care team (the primary dietitian, else every dietitian) or the client;
  * at most once per conversation an hour, never if read meanwhile, exactly once
  * with two instances sweeping at the same moment through their job queues.

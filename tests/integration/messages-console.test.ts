@@ -4,7 +4,7 @@ import { callerFor, failure } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * The console's side of messages (issue 23): the inbox with its filters and
+ * The console's side of messages: the inbox with its filters and
  * full-text search (Hindi too), the side panel, saved replies, office hours
  * and their automatic reply, and the client's "Download conversation".
  */

@@ -12,7 +12,7 @@ import { type PrivatePostgres, privatePostgresUnavailable, startPrivatePostgres 
 import { freePort, tempDataDir } from '../helpers/processes.js';
 
 /**
- * Messages' fault test (issue 23): 1,000 messages sent over tRPC WebSockets
+ * Messages' fault test: 1,000 messages sent over tRPC WebSockets
  * by clients whose sockets drop and reopen at random, while one instance of
  * two is restarted and Postgres is restarted once. Every acknowledged message
  * is stored exactly once, and every subscriber (each client and a dietitian,

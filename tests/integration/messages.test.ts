@@ -6,7 +6,7 @@ import { callerFor, failure, httpClient } from '../helpers/callers.js';
 import { startSecondInstance, startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * Messages between a client and the care team (issue 23) over REST and tRPC:
+ * Messages between a client and the care team over REST and tRPC:
  * conversations made on first use, gapless seqs under concurrent sends on two
  * instances, repeat-safe clientMessageIds, read state and unread counts, who
  * may read what (403/404), the per-sender limit (429) and the NOTIFY seam.

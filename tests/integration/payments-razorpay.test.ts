@@ -7,7 +7,7 @@ import { callerFor } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * Razorpay (issue 27, optional): a "Pay online" payment link made through
+ * Razorpay (optional): a "Pay online" payment link made through
  * Razorpay's Payment Links API — here an HTTP server this test starts, which
  * checks each request and answers as Razorpay documents — and the signed
  * webhook that marks the invoice paid exactly as a confirmed UPI claim does.

@@ -8,7 +8,7 @@ import { pdfText } from '../helpers/pdf.js';
 import { startSecondInstance, startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 /**
- * Payments (issue 27) through the REST paths: numbering across instances,
+ * Payments through the REST paths: numbering across instances,
  * GST splits, UPI claims with UTRs, confirmation that starts the plan in the
  * same transaction, voids, PDFs behind signed links, the audit trail, mail
  * and the `invoices` NOTIFY seam.

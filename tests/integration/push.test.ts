@@ -13,7 +13,7 @@ import { startTestServer, type TestServer, type TestUser } from '../helpers/serv
 import { until } from '../helpers/until.js';
 
 /**
- * Web push end to end (issue 24, decision 115), against a push service this
+ * Web push end to end (decision 115), against a push service this
  * test runs itself on 127.0.0.1 (allowed only because the server runs with
  * PUSH_ALLOW_INSECURE_ENDPOINTS=true): a browser's keys are made here (P-256
  * and a 16-byte auth secret), each request the server sends is checked

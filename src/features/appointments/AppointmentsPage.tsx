@@ -26,7 +26,7 @@ import { dayLabel, isIndia, nextSlotsOf, viewerTimeZone } from './slots';
 import { useLiveAppointments } from './use-live-appointments';
 
 /**
- * A client's appointments (issue 26): what the plan still includes this month, the upcoming sessions with
+ * A client's appointments: what the plan still includes this month, the upcoming sessions with
  * their call page, moving and cancelling (until 12 hours before), and booking a follow-up from the free
  * slots in the client's own time zone, with India time beside it.
  */

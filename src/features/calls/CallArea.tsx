@@ -10,7 +10,7 @@ import { GuestCall } from './GuestCall';
 import { guestPassFrom } from './guest-client';
 
 /**
- * The lazy chunk for /call/{id} (issue 26): an appointment's call, for its
+ * The lazy chunk for /call/{id}: an appointment's call, for its
  * client and the dietitians. Signed out, it asks to sign in first. A
  * visitor's guest link, /call/guest/{id}?v=&exp=&sig=, opens her call
  * without an account.

@@ -5,7 +5,7 @@ import type { trpcClient } from '../../lib/trpc';
 type GuestPassInput = z.infer<typeof guestPassInput>;
 
 /**
- * One side of a one-to-one call (issue 26, decision 120): the browser's
+ * One side of a one-to-one call (decision 120): the browser's
  * RTCPeerConnection, signalled through calls.join (what the other page sends
  * us) and calls.signal (what we send it), with the "perfect negotiation"
  * pattern: either side may offer at any time, the client's page is the

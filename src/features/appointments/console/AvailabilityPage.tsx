@@ -45,7 +45,7 @@ function FieldErrors({ errors, keys }: { errors: Errors; keys: string[] }) {
 }
 
 /**
- * A dietitian's availability (issue 26), all in India time: session lengths and the buffer, the weekly
+ * A dietitian's availability, all in India time: session lengths and the buffer, the weekly
  * hours and breaks, and one-off changes (days off, closed or extra windows). Saved as a whole.
  */
 export function AvailabilityPage() {

@@ -33,7 +33,7 @@ export const STATUS_TONE: Record<AppointmentView['status'], string> = {
 };
 
 /**
- * The console's week (issue 26): every dietitian's appointments in India time, Monday to Sunday, one
+ * The console's week: every dietitian's appointments in India time, Monday to Sunday, one
  * column a day (stacked on a phone). A session opens its actions: mark done or no-show, move, cancel
  * with a message to the client.
  */

@@ -53,7 +53,7 @@ export function ConsultationForm({ id, onBooked }: { id: string; onBooked: (book
   const countries = useQuery({ ...trpc.countries.list.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
   const book = useMutation(trpc.consultation.book.mutationOptions());
   const countryId = useId();
-  // A free slot for the call (issue 26), in the visitor's own time zone; none picked is a callback request.
+  // A free slot for the call, in the visitor's own time zone; none picked is a callback request.
   const tz = viewerTimeZone();
   const slots = useQuery({ ...trpc.appointments.slots.queryOptions({ kind: 'consultation', tz }), staleTime: 0 });
   const [slot, setSlot] = useState<SlotView | null>(null);
