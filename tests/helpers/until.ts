@@ -29,3 +29,8 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** Waits until an event matching `pred` has arrived in `events` (a subscription's onData pushes them) and returns it. */
+export function received<T>(events: readonly T[], pred: (event: T) => boolean, what = 'the event'): Promise<T> {
+  return until(() => events.find(pred), what, { timeoutMs: 10_000, intervalMs: 20, explain: () => `received ${JSON.stringify(events)}` });
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppointmentEvent } from '../../server/appointments/schema.js';
 import { callerFor, failure, wsClient } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { received } from '../helpers/until.js';
 
 /**
  * Appointments live (appointments.events), the weekly entitlement by India-time calendar week, and a session
@@ -37,17 +38,8 @@ async function listen(who: TestUser) {
   sockets.push(socket);
   const events: AppointmentEvent[] = [];
   const subscription = socket.client.appointments.events.subscribe(undefined, { onData: (e) => events.push(e as AppointmentEvent) });
-  await waitFor(events, (e) => e.kind === 'ready');
+  await received(events, (e) => e.kind === 'ready');
   return { events, stop: () => subscription.unsubscribe() };
-}
-
-async function waitFor<T>(events: T[], pred: (e: T) => boolean) {
-  const deadline = Date.now() + 10_000;
-  while (!events.some(pred)) {
-    if (Date.now() > deadline) throw new Error(`timed out; received ${JSON.stringify(events)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return events.find(pred)!;
 }
 
 const weekly = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, kind: 'hours' as const, startMinute: 0, endMinute: 1440 }));
@@ -73,31 +65,31 @@ describe('appointments live', () => {
 
     const booked = await book(asha, ist('2026-10-20', '10:00'));
     const changed = { kind: 'changed', appointmentId: booked.id };
-    expect(await waitFor(meera.events, (e) => e.kind === 'changed')).toEqual({ ...changed, what: 'booked' });
-    expect(await waitFor(ashas.events, (e) => e.kind === 'changed')).toEqual({ ...changed, what: 'booked' });
-    await waitFor(ravis.events, (e) => e.kind === 'slots');
+    expect(await received(meera.events, (e) => e.kind === 'changed')).toEqual({ ...changed, what: 'booked' });
+    expect(await received(ashas.events, (e) => e.kind === 'changed')).toEqual({ ...changed, what: 'booked' });
+    await received(ravis.events, (e) => e.kind === 'slots');
 
     await dietitian.admin.appointments.move({ id: booked.id, start: ist('2026-10-20', '11:00'), message: null });
-    await waitFor(ashas.events, (e) => e.kind === 'changed' && e.what === 'moved');
-    await waitFor(meera.events, (e) => e.kind === 'changed' && e.what === 'moved');
+    await received(ashas.events, (e) => e.kind === 'changed' && e.what === 'moved');
+    await received(meera.events, (e) => e.kind === 'changed' && e.what === 'moved');
 
     const slotsBefore = ravis.events.filter((e) => e.kind === 'slots').length;
     await (await callerFor(server, asha.token)).appointments.cancel({ id: booked.id, reason: null });
-    await waitFor(meera.events, (e) => e.kind === 'changed' && e.what === 'cancelled');
-    await waitFor(ashas.events, (e) => e.kind === 'changed' && e.what === 'cancelled');
+    await received(meera.events, (e) => e.kind === 'changed' && e.what === 'cancelled');
+    await received(ashas.events, (e) => e.kind === 'changed' && e.what === 'cancelled');
     await expect.poll(() => ravis.events.filter((e) => e.kind === 'slots').length).toBeGreaterThan(slotsBefore);
 
     // A session marked done or missed: its client and the dietitians hear of it; it frees no time, so no one else.
     const ravisOwn = await book(ravi, ist('2026-10-19', '10:30'));
     now = ist('2026-10-19', '10:35');
     await dietitian.admin.appointments.mark({ id: ravisOwn.id, status: 'done' });
-    await waitFor(ravis.events, (e) => e.kind === 'changed' && e.what === 'status');
-    await waitFor(meera.events, (e) => e.kind === 'changed' && e.what === 'status');
+    await received(ravis.events, (e) => e.kind === 'changed' && e.what === 'status');
+    await received(meera.events, (e) => e.kind === 'changed' && e.what === 'status');
     // Saved hours change everyone's free times (events arrive in commit order: Asha's 'slots' comes after any of the mark's).
     const ashasSlots = ashas.events.filter((e) => e.kind === 'slots').length;
     await dietitian.admin.appointments.saveAvailability(availability);
     await expect.poll(() => ashas.events.filter((e) => e.kind === 'slots').length).toBeGreaterThan(ashasSlots);
-    await waitFor(meera.events, (e) => e.kind === 'slots');
+    await received(meera.events, (e) => e.kind === 'slots');
 
     // Ravi never heard which appointment was Asha's, nor anything else about it; Asha nothing of Ravi's.
     expect(ravis.events.filter((e) => e.kind === 'changed').every((e) => e.kind === 'changed' && e.appointmentId === ravisOwn.id)).toBe(

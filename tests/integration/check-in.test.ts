@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../server/time.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { callerFor, failure, wsClient } from '../helpers/callers.js';
+import { received } from '../helpers/until.js';
 
 /** The follow-up loop over REST, tRPC and the live bus, with a clock the test moves. */
 let now = new Date('2026-10-10T09:00:00Z');
@@ -149,26 +150,19 @@ describe('the follow-up queue', () => {
     const clientSocket = wsClient(server.url, asha.token);
     const seen: unknown[] = [];
     const mine: unknown[] = [];
-    const waitFor = async (arr: unknown[], pred: (e: any) => boolean) => {
-      const deadline = Date.now() + 10_000;
-      while (!arr.some(pred)) {
-        if (Date.now() > deadline) throw new Error(`timed out; received ${JSON.stringify(arr)}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
     const a = dietitianSocket.client.admin.followUps.events.subscribe(undefined, { onData: (e) => seen.push(e) });
     const b = clientSocket.client.checkIn.events.subscribe(undefined, { onData: (e) => mine.push(e) });
     try {
-      await waitFor(seen, (e) => e.kind === 'ready');
-      await waitFor(mine, (e) => e.kind === 'ready');
+      await received<any>(seen, (e) => e.kind === 'ready');
+      await received<any>(mine, (e) => e.kind === 'ready');
       const sent = await post(asha.token, { weight: 77.9, adherence: 5 });
       expect(sent.status).toBe(201);
-      await waitFor(seen, (e) => e.kind === 'check-in.created' && e.clientId === asha.id);
+      await received<any>(seen, (e) => e.kind === 'check-in.created' && e.clientId === asha.id);
 
       const dietitian = await callerFor(server, admin.token);
       const res = await dietitian.admin.followUps.reply({ checkInId: sent.body.data.id, reply: 'Great week, keep the walks going.' });
       expect(res.message).toBe('Reply sent to Asha.');
-      await waitFor(mine, (e) => e.kind === 'check-in.replied' && e.checkInId === sent.body.data.id);
+      await received<any>(mine, (e) => e.kind === 'check-in.replied' && e.checkInId === sent.body.data.id);
       const history = (await list(asha.token)).body.data.history;
       expect(history[0]).toMatchObject({ reply: 'Great week, keep the walks going.', repliedBy: 'Meera Iyer' });
 

@@ -5,6 +5,7 @@ import { sendDueReminders } from '../../server/check-in/reminders.js';
 import { todayUtc } from '../../server/validation.js';
 import { callerFor, wsClient } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { received } from '../helpers/until.js';
 
 /**
  * The follow-up queue counts contact on every channel (repo.lastContacts):
@@ -54,14 +55,6 @@ const rowOf = async (clientId: number) => {
   return queue.rows.find((r) => r.clientId === clientId)!;
 };
 
-const waitFor = async (arr: unknown[], pred: (e: any) => boolean) => {
-  const deadline = Date.now() + 10_000;
-  while (!arr.some(pred)) {
-    if (Date.now() > deadline) throw new Error(`timed out; received ${JSON.stringify(arr)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe('the follow-up queue counts every channel', () => {
   it('starts overdue with no contact', async () => {
     expect(await rowOf(asha.id)).toMatchObject({ state: 'overdue', daysOverdue: 41, daysSinceContact: null, lastContactAt: null });
@@ -72,7 +65,7 @@ describe('the follow-up queue counts every channel', () => {
     const seen: any[] = [];
     const sub = socket.client.admin.followUps.events.subscribe(undefined, { onData: (e) => seen.push(e) });
     try {
-      await waitFor(seen, (e) => e.kind === 'ready');
+      await received<any>(seen, (e) => e.kind === 'ready');
       const dietitian = await callerFor(server, admin.token);
       const client = await callerFor(server, asha.token);
       const { conversationId } = await dietitian.admin.messages.forClient({ clientId: asha.id });
@@ -80,7 +73,7 @@ describe('the follow-up queue counts every channel', () => {
       expect(await rowOf(asha.id)).toMatchObject({ state: 'overdue', daysOverdue: 41, daysSinceContact: null });
 
       await dietitian.messages.send({ conversationId, text: 'That is fine, tell me what you chose', clientMessageId: randomUUID() });
-      await waitFor(seen, (e) => e.kind === 'contact' && e.clientId === asha.id);
+      await received<any>(seen, (e) => e.kind === 'contact' && e.clientId === asha.id);
       const row = await rowOf(asha.id);
       expect(row).toMatchObject({ state: 'upcoming', daysOverdue: 0, daysSinceContact: 0, dueDate: addDays(today, 7) });
       expect(row.lastContactAt).toBeInstanceOf(Date);
@@ -95,7 +88,7 @@ describe('the follow-up queue counts every channel', () => {
     const seen: any[] = [];
     const sub = socket.client.admin.followUps.events.subscribe(undefined, { onData: (e) => seen.push(e) });
     try {
-      await waitFor(seen, (e) => e.kind === 'ready');
+      await received<any>(seen, (e) => e.kind === 'ready');
       const startsAt = new Date(now.getTime() - 2 * 3_600_000);
       const endsAt = new Date(startsAt.getTime() + 30 * 60_000);
       const { id } = await server.deps.db
@@ -114,7 +107,7 @@ describe('the follow-up queue counts every channel', () => {
       expect(await rowOf(ravi.id)).toMatchObject({ state: 'overdue', daysSinceContact: null });
       const dietitian = await callerFor(server, admin.token);
       await dietitian.admin.appointments.mark({ id, status: 'done' });
-      await waitFor(seen, (e) => e.kind === 'contact' && e.clientId === ravi.id);
+      await received<any>(seen, (e) => e.kind === 'contact' && e.clientId === ravi.id);
       expect(await rowOf(ravi.id)).toMatchObject({ state: 'upcoming', daysSinceContact: 0 });
     } finally {
       sub.unsubscribe();

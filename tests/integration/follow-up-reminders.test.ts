@@ -9,6 +9,7 @@ import { loadConfig } from '../../server/env.js';
 import { createDeps, listen } from '../../server/server.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { callerFor } from '../helpers/callers.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Reminders go out exactly once with two instances on one database: each
@@ -93,14 +94,6 @@ async function sweepEverywhere(day: string) {
   await server.deps.mailer.drain();
   await second.deps.mailer.drain();
   return direct.reduce((a, b) => a + b, 0);
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('reminders with two instances on one database', () => {

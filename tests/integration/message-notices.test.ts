@@ -8,6 +8,7 @@ import { MESSAGE_NOTICE_JOB, sendMessageNotices } from '../../server/messages/no
 import { createDeps, listen } from '../../server/server.js';
 import { callerFor } from '../helpers/callers.js';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 /**
  * A message still unread after 10 minutes mails its recipient once:
@@ -83,18 +84,12 @@ async function sweepEverywhere(minutes: number) {
   at(minutes);
   const direct = await Promise.all(Array.from({ length: 4 }, (_, i) => sendMessageNotices((i % 2 ? second : server).deps, now)));
   await Promise.all([server.deps.jobs.send(MESSAGE_NOTICE_JOB), second.deps.jobs.send(MESSAGE_NOTICE_JOB)]);
-  await until(async () => (await server.deps.jobs.depth()) === 0 && (await second.deps.jobs.depth()) === 0, 'the job queues to drain');
+  await until(async () => (await server.deps.jobs.depth()) === 0 && (await second.deps.jobs.depth()) === 0, 'the job queues to drain', {
+    timeoutMs: 30_000,
+  });
   await server.deps.mailer.drain();
   await second.deps.mailer.drain();
   return direct.flat();
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('unread message notices', () => {

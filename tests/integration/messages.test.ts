@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messagesAfter } from '../../server/messages/repo.js';
 import { callerFor, failure, httpClient } from '../helpers/callers.js';
 import { startSecondInstance, startTestServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Messages between a client and the care team over REST and tRPC:
@@ -287,7 +288,10 @@ describe('sending', () => {
     const heard: string[] = [];
     const unlisten = await server.deps.dbHandle.listen('messages', (p) => heard.push(p));
     const noteOf = async (seq: number) => {
-      await until(() => heard.some((p) => JSON.parse(p).seq === seq && JSON.parse(p).kind === 'message'), 'the notification');
+      await until(() => heard.some((p) => JSON.parse(p).seq === seq && JSON.parse(p).kind === 'message'), 'the notification', {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      });
       return JSON.parse(heard.find((p) => JSON.parse(p).seq === seq && JSON.parse(p).kind === 'message')!);
     };
     try {
@@ -317,7 +321,7 @@ describe('sending', () => {
       expect(long.status).toBe(201);
       expect(await noteOf(long.body.data.seq)).toEqual({ kind: 'message', conversationId: id, seq: long.body.data.seq });
       await post(admin.token, `/conversations/${id}/read`, { seq: long.body.data.seq });
-      await until(() => heard.some((p) => JSON.parse(p).kind === 'read'), 'the read receipt');
+      await until(() => heard.some((p) => JSON.parse(p).kind === 'read'), 'the read receipt', { timeoutMs: 10_000, intervalMs: 20 });
       expect(heard.map((p) => JSON.parse(p)).find((e) => e.kind === 'read')).toEqual({
         kind: 'read',
         conversationId: id,
@@ -485,14 +489,6 @@ describe('who may read and write', () => {
     expect(await seqsOf(id)).toEqual(Array.from({ length: LIMIT }, (_, i) => i + 1));
   });
 });
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A send through the second instance. */
 async function fetchOn(url: string, token: string, conversationId: number, text: string, clientMessageId = randomUUID()) {

@@ -8,18 +8,17 @@ import { createMetrics } from '../../server/observability/metrics.js';
 import { captureLogs, type LogLine } from '../helpers/log-capture.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { httpClient, wsClient } from '../helpers/callers.js';
+import { until } from '../helpers/until.js';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 
 /** Waits until a captured line matches (log writes follow the response by a tick). */
-async function lineMatching(logs: ReturnType<typeof captureLogs>, match: (l: LogLine) => boolean, what: string): Promise<LogLine> {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    const found = logs.lines().find(match);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`no log line ${what}; saw:\n${logs.text}`);
+function lineMatching(logs: ReturnType<typeof captureLogs>, match: (l: LogLine) => boolean, what: string): Promise<LogLine> {
+  return until(() => logs.lines().find(match), `a log line ${what}`, {
+    timeoutMs: 5_000,
+    intervalMs: 10,
+    explain: () => `saw:\n${logs.text}`,
+  });
 }
 
 describe('logs, request ids and metrics', () => {
@@ -179,12 +178,9 @@ describe('logs, request ids and metrics', () => {
     const events: string[] = [];
     const sub = live.client.feed.events.subscribe(undefined, { onData: (t) => events.push(t.data.kind) });
     try {
-      const deadline = Date.now() + 5_000;
-      while (!events.includes('ready') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      expect(events).toContain('ready');
+      await until(() => events.includes('ready'), "the subscription's ready", { timeoutMs: 5_000, intervalMs: 10 });
       await httpClient(server.url, admin.token).admin.feed.create.mutate({ desc: 'Counted by the metrics' });
-      while (events.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      expect(events.length).toBeGreaterThanOrEqual(2);
+      await until(() => events.length >= 2, "the new post's event", { timeoutMs: 5_000, intervalMs: 10 });
 
       const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(res.status).toBe(200);
