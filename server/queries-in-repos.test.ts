@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { relativePath, sourcesUnder } from '../tests/helpers/source-files.js';
 
 /**
  * Queries live in repositories: a domain's repo.ts, or a `<name>-repo.ts`
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 export const INFRASTRUCTURE_WITH_OWN_SQL: Record<string, string> = {
   'app.ts': 'the readiness probe sends `select 1`: a question about the connection, not about data',
   'cli/postgres.ts': 'a command checks that Postgres answers (`select 1`) before anything else, to say so clearly when it does not',
+  'db/definitions.ts': "applies the functions' SQL source files after the migrations, reading the catalogue to see which changed",
   'db/clock-skew.ts': "reads the database server's clock to compare it with this machine's",
   'db/startup-lock.ts': 'a session-level advisory lock held on its own connection across the migrations',
   'seed/demo.ts': "demo content for every domain's tables in one transaction, under its own advisory lock",
@@ -24,18 +26,10 @@ export const INFRASTRUCTURE_WITH_OWN_SQL: Record<string, string> = {
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
 const QUERY = /\bsql(?:<[^>]*>)?`|\.(?:selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto)\(/;
 
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourcesUnder(full);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
-  });
-}
-
 describe('queries only in repositories', () => {
   it('no module outside a repository or the listed infrastructure builds a query', () => {
     const offenders = sourcesUnder(serverDir)
-      .map((file) => path.relative(serverDir, file).split(path.sep).join('/'))
+      .map((file) => relativePath(serverDir, file))
       .filter((rel) => !/(^|\/)(repo|[\w-]+-repo)\.ts$/.test(rel) && !(rel in INFRASTRUCTURE_WITH_OWN_SQL))
       .filter((rel) => QUERY.test(readFileSync(path.join(serverDir, rel), 'utf8')));
     expect(offenders).toEqual([]);

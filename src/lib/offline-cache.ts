@@ -72,6 +72,17 @@ export async function restoreOfflineData(queryClient: QueryClient, userId: numbe
 }
 
 /**
+ * Answers never kept: a client's nutrition targets and days. A dietitian may hide a client's numbers
+ * (eating-disorder care); kept numbers would show for a moment on the next visit, before the answer
+ * that hides them arrives. They are of no use offline either.
+ */
+const NOT_KEPT = new Set(['nutritionTargets', 'nutritionDays']);
+const notKept = (key: readonly unknown[]) => {
+  const path = key[0];
+  return Array.isArray(path) && NOT_KEPT.has(String(path[0]));
+};
+
+/**
  * Keeps the query cache in IndexedDB for `userId` while the dashboard is open (a second after it
  * changes), and deletes it the moment the session ends or changes hands. Returns the stop function.
  */
@@ -81,7 +92,9 @@ export function keepOfflineData(queryClient: QueryClient, userId: number): () =>
   const save = () => {
     timer = undefined;
     if (stopped) return;
-    const state = dehydrate(queryClient, { shouldDehydrateQuery: (q) => q.state.status === 'success' && q.state.data !== undefined });
+    const state = dehydrate(queryClient, {
+      shouldDehydrateQuery: (q) => q.state.status === 'success' && q.state.data !== undefined && !notKept(q.queryKey),
+    });
     const record: Stored = { userId, savedAt: Date.now(), state };
     void withStore('readwrite', (s) => s.put(record, RECORD)).catch(() => {});
   };

@@ -123,6 +123,11 @@ describe('a journal day that adds up', () => {
     await expect.poll(() => desk.page.getByTestId('journal-day-title').textContent(), { timeout: 20_000 }).toContain('Today');
     const dialog = await logLunch(desk.page);
     expect(await dialog.getByTestId('nutrient-totals-row').count()).toBe(0);
+    // The food search names foods without counting them either.
+    await dialog.getByRole('combobox', { name: 'Add a food' }).fill('Test');
+    await expect.poll(() => dialog.getByRole('option').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await dialog.getByRole('listbox').textContent()).not.toMatch(/kcal|protein/i);
+    await dialog.getByRole('heading', { name: 'Add a meal' }).click();
     await dialog.getByRole('button', { name: 'Log meal' }).click();
     const entry = desk.page.getByTestId('meal-entry').filter({ hasText: 'Test roti' });
     await expect.poll(() => entry.isVisible(), { timeout: 15_000 }).toBe(true);

@@ -124,6 +124,7 @@ export function MealItemsEditor({
           label="Add a food"
           hideLabel={items.length > 0}
           onPick={draft.add}
+          showNumbers={showNumbers}
           hint="Type any name, in English or Hindi; recent foods and recipes show first."
         />
       )}

@@ -21,6 +21,8 @@ export type FoodPickerProps = {
   /** Keep the text after a pick (default: cleared, ready for the next food). */
   keepText?: boolean;
   id?: string;
+  /** False for a client who is not shown numbers (eating-disorder care): foods are named, never counted. */
+  showNumbers?: boolean;
 };
 
 /**
@@ -41,6 +43,7 @@ export function FoodPicker({
   autoFocus,
   keepText,
   id,
+  showNumbers = true,
 }: FoodPickerProps) {
   const autoId = useId();
   const inputId = id ?? `${autoId}-input`;
@@ -168,7 +171,7 @@ export function FoodPicker({
                   </span>
                 )}
               </span>
-              <span className="text-xs text-slate-600">{foodLine(food)}</span>
+              <span className="text-xs text-slate-600">{foodLine(food, showNumbers)}</span>
             </div>
           ))}
         </div>
@@ -178,8 +181,9 @@ export function FoodPicker({
 }
 
 /** "Grain legumes (dals) · 335 kcal · 22.3 g protein per 100 g": enough to tell two similar foods apart. */
-function foodLine(food: FoodSummary): string {
+function foodLine(food: FoodSummary, showNumbers: boolean): string {
   const parts: string[] = [food.kind === 'recipe' ? 'Recipe' : FOOD_GROUPS[food.group].label];
+  if (!showNumbers) return parts.join(' · ');
   const { energyKcal, proteinG } = food.per100g;
   const amounts = [
     energyKcal !== undefined ? formatNutrient('energyKcal', energyKcal) : null,

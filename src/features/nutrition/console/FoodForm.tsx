@@ -58,7 +58,7 @@ export function FoodForm({
   };
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="food-form">
+    <form method="post" onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="food-form">
       <fieldset className="grid gap-4 sm:grid-cols-2">
         <legend className="mb-2 text-lg font-semibold text-slate-900">Names</legend>
         <TextField label="Name (English)" autoComplete="off" error={errors.name?.message} {...form.register('name')} />

@@ -141,7 +141,7 @@ function RecipeEditor({
   };
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-5" data-testid="recipe-editor">
+    <form method="post" onSubmit={submit} noValidate className="flex flex-col gap-5" data-testid="recipe-editor">
       <Card className="p-4 sm:p-6">
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 text-lg font-semibold text-slate-900">Names</legend>

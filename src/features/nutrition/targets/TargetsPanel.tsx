@@ -155,7 +155,7 @@ function TargetsEditor({ clientId, view, onDone }: { clientId: number; view: Tar
   };
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="targets-editor">
+    <form method="post" onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="targets-editor">
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-1 text-base font-semibold text-slate-900">Suggest from the client</legend>
         <p className="text-sm text-slate-600">
