@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { relativePath, repoRoot } from '../tests/helpers/source-files.js';
+import { relativePath, repoRoot, sourcesUnder } from '../tests/helpers/source-files.js';
 
 /**
  * A comment gives the reason in words. An issue number (the word and a
@@ -13,14 +13,6 @@ const CODE_DIRS = ['server', 'src', 'tests', 'scripts', 'migrations'];
 const CODE_FILE = /\.(tsx?|mjs|js|sql|css)$/;
 const ISSUE = /\bissues? #?\d+|\(#\d+\)|\b(?:see|in|from|of) #\d+\b/i;
 
-function codeFilesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : codeFilesUnder(full);
-    return CODE_FILE.test(entry.name) ? [full] : [];
-  });
-}
-
 /** The comments of a file: `//` and `/* … *\/`, and `--` in SQL. */
 export function commentsOf(text: string, sql = false): string[] {
   const pattern = sql ? /--[^\n]*|\/\*[\s\S]*?\*\//g : /\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g;
@@ -29,10 +21,11 @@ export function commentsOf(text: string, sql = false): string[] {
 
 describe('comments say why, not which issue', () => {
   it('no code comment cites an issue number', () => {
-    const found = CODE_DIRS.flatMap((dir) => codeFilesUnder(path.join(repoRoot, dir))).flatMap((file) =>
-      commentsOf(readFileSync(file, 'utf8'), file.endsWith('.sql'))
-        .filter((comment) => ISSUE.test(comment))
-        .map((comment) => `${relativePath(repoRoot, file)}: ${comment.match(ISSUE)?.[0]}`),
+    const found = CODE_DIRS.flatMap((dir) => sourcesUnder(path.join(repoRoot, dir), { withTests: true, files: CODE_FILE })).flatMap(
+      (file) =>
+        commentsOf(readFileSync(file, 'utf8'), file.endsWith('.sql'))
+          .filter((comment) => ISSUE.test(comment))
+          .map((comment) => `${relativePath(repoRoot, file)}: ${comment.match(ISSUE)?.[0]}`),
     );
     expect(found).toEqual([]);
   });

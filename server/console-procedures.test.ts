@@ -16,10 +16,6 @@ const serverDir = path.dirname(fileURLToPath(import.meta.url));
 const CROSS_DOMAIN_PAGES = ['admin/overview/', 'admin/audit-log/', 'admin/outbox/'];
 /** Where the procedure base itself is made. */
 const NOT_DECLARATIONS = ['trpc/init.ts'];
-/** Console procedures still outside their domain's console.ts, each moving there in a parallel change. */
-const MOVING_IN_A_PARALLEL_CHANGE: Record<string, string> = {
-  'admin/diet-plans/router.ts': 'moving to diet-plan/console.ts in a parallel change',
-};
 
 const isConsoleFile = (rel: string) => /(^|\/)([\w-]+-)?console\.ts$/.test(rel) || CROSS_DOMAIN_PAGES.some((dir) => rel.startsWith(dir));
 
@@ -33,7 +29,7 @@ describe('console procedures live in their domain', () => {
   it('no module other than a console.ts or a cross-domain page declares one', () => {
     const offenders = sourcesUnder(serverDir)
       .map((file) => relativePath(serverDir, file))
-      .filter((rel) => !NOT_DECLARATIONS.includes(rel) && !(rel in MOVING_IN_A_PARALLEL_CHANGE) && !isConsoleFile(rel))
+      .filter((rel) => !NOT_DECLARATIONS.includes(rel) && !isConsoleFile(rel))
       .filter((rel) => usesConsoleBase(readFileSync(path.join(serverDir, rel), 'utf8')));
     expect(offenders).toEqual([]);
   });

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourcesUnder } from '../tests/helpers/source-files.js';
 
 /**
  * No module-level WeakMap or WeakSet decides how an answer is built
@@ -18,14 +19,6 @@ const BOOKKEEPING: Record<string, string> = {
 };
 
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
-
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourcesUnder(full);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
-  });
-}
 
 describe('identity side tables', () => {
   it('only the listed bookkeeping modules hold a WeakMap or WeakSet', () => {

@@ -6,16 +6,17 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * Every TypeScript file under `dir`, as absolute paths: sources only unless
- * `withTests` (declaration files never). The tests that hold the code's shape
- * (import circles, where queries and console procedures live, comments) read
- * the tree through this.
+ * Every file under `dir` whose name matches `files` (TypeScript by default),
+ * as absolute paths: sources only unless `withTests` (declaration files
+ * never). The tests that hold the code's shape (import circles, where queries
+ * and console procedures live, comments) read the tree through this.
  */
-export function sourcesUnder(dir: string, opts: { withTests?: boolean } = {}): string[] {
+export function sourcesUnder(dir: string, opts: { withTests?: boolean; files?: RegExp } = {}): string[] {
+  const files = opts.files ?? /\.tsx?$/;
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourcesUnder(full, opts);
-    if (!/\.tsx?$/.test(entry.name) || entry.name.endsWith('.d.ts')) return [];
+    if (!files.test(entry.name) || entry.name.endsWith('.d.ts')) return [];
     return opts.withTests || !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
   });
 }

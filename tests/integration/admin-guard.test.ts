@@ -46,6 +46,7 @@ describe('the admin role guard', () => {
       'dietPlans',
       'feed',
       'followUps',
+      'journal',
       'messages',
       'outbox',
       'overview',
