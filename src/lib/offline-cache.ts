@@ -76,10 +76,10 @@ export async function restoreOfflineData(queryClient: QueryClient, userId: numbe
  * (eating-disorder care); kept numbers would show for a moment on the next visit, before the answer
  * that hides them arrives. They are of no use offline either.
  */
-const NOT_KEPT = new Set(['nutritionTargets', 'nutritionDays']);
+export const NOT_KEPT_OFFLINE: ReadonlySet<string> = new Set(['nutritionTargets', 'nutritionDays']);
 const notKept = (key: readonly unknown[]) => {
   const path = key[0];
-  return Array.isArray(path) && NOT_KEPT.has(String(path[0]));
+  return Array.isArray(path) && NOT_KEPT_OFFLINE.has(String(path[0]));
 };
 
 /**
