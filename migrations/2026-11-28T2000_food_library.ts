@@ -106,7 +106,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['meal_entry_items', 'nutrition_targets', 'food_uses', 'recipe_ingredients', 'food_portions', 'food_names', 'foods']) {
+  for (const table of [
+    'meal_entry_items',
+    'nutrition_targets',
+    'food_uses',
+    'recipe_ingredients',
+    'food_portions',
+    'food_names',
+    'foods',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

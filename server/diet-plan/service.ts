@@ -3,10 +3,9 @@ import { clientNotFound, clientToActFor, requireClient } from '../auth/guards.js
 import type { SessionUser } from '../auth/session.js';
 import type { Db } from '../db/index.js';
 import type { AppDeps } from '../deps.js';
-import { AppError, badRequest, conflict, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
+import { AppError, badRequest, forbidden, issueMessage, notFound, zodFieldErrors } from '../errors.js';
 import { mapPage } from '../db/paging.js';
 import { type MailDeps, mailDietPlanPublished } from '../notifications/client-mail.js';
-import { renderDietPlanPdf } from '../pdf/diet-plan.js';
 import { findClientAccount } from '../users/repo.js';
 import * as repo from './repo.js';
 import {
@@ -17,7 +16,6 @@ import {
   type DietPlanList,
   type ListDietPlansInput,
   newDietPlanFields,
-  type ReviseDietPlanInput,
 } from './schema.js';
 import { checkPdfLink, signPdfLink } from './signed-url.js';
 import { formatDay } from '../format.js';

@@ -44,12 +44,17 @@ export const nutritionTargetsRoutes = defineRoutes([
     tag: 'Nutrition',
     auth: 'required',
     clientData: true,
-    request: { query: z.object({ clientId: z.string().describe('The client’s id') }), body: z.object({ person: suggestionInput.partial().optional() }) },
+    request: {
+      query: z.object({ clientId: z.string().describe('The client’s id') }),
+      body: z.object({ person: suggestionInput.partial().optional() }),
+    },
     response: suggestionAnswer,
     errors: { 400: 'A fact the suggestion needs is neither on the client’s record nor given (each named in fieldErrors).' },
     handle: async ({ caller, query, body }) => ({
       message: 'Suggestion ready',
-      data: await caller.nutritionTargets.suggest(untrusted({ ...(body && typeof body === 'object' ? body : {}), clientId: query.clientId })),
+      data: await caller.nutritionTargets.suggest(
+        untrusted({ ...(body && typeof body === 'object' ? body : {}), clientId: query.clientId }),
+      ),
     }),
   },
 ]);

@@ -1,7 +1,7 @@
 import { replaceAvailability } from '../appointments/repo.js';
 import { availabilityRows } from '../appointments/service.js';
 import { type AvailabilityForm, availabilityForm } from '../appointments/schema.js';
-import { type Availability } from '../appointments/slots.js';
+import type { Availability } from '../appointments/slots.js';
 import type { Db } from '../db/index.js';
 import * as messagesRepo from '../messages/repo.js';
 import { type OfficeHours, officeHours, savedReplyInput } from '../messages/schema.js';

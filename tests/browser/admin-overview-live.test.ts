@@ -39,7 +39,8 @@ withServerAndBrowser((s, b) => {
   browser = b;
 });
 
-const day = (offset: number) => new Date(Date.parse(`${serviceDay(new Date())}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset: number) =>
+  new Date(Date.parse(`${serviceDay(new Date())}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe('the console Overview and the care record, live', () => {
   it('at 1440 px the Overview counts an unread message the moment it is sent, and each count opens the page that clears it', async () => {

@@ -16,7 +16,8 @@ withServerAndBrowser((s, b) => {
   browser = b;
 });
 
-const day = (offset: number) => new Date(Date.parse(`${serviceDay(new Date())}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset: number) =>
+  new Date(Date.parse(`${serviceDay(new Date())}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe('the care record', () => {
   it('a client at 375 px fills the intake from the dashboard prompt; the dietitian at 1440 px reads it on the client page', async () => {

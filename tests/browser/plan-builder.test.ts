@@ -35,7 +35,7 @@ const sum = (...items: [keyof typeof FOODS, number][]): Total =>
 /** What the day's panel prints for a nutrient ("20.3 g of 60 g"). */
 const dayAmount = (page: Page, key: NutrientKey) => page.getByTestId('day-sums').locator(`[data-nutrient="${key}"]`).first();
 
-async function link(item: Locator, page: Page, search: string, name: string) {
+async function link(item: Locator, _page: Page, search: string, name: string) {
   await item.getByRole('combobox', { name: 'Link to a food' }).fill(search);
   await item.getByRole('option', { name: new RegExp(name) }).click();
   await expect.poll(() => item.getByTestId('item-food').textContent()).toContain(name);

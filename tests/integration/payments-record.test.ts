@@ -250,7 +250,9 @@ describe('recording a bank transfer through tRPC', () => {
       clientRequestId: key,
     });
     expect(again.invoice.repeated).toBe(true);
-    const bad = await failure(admins.admin.payments.recordPayment({ ...cash(running.totalPaise), id: running.id, method: 'card' } as never));
+    const bad = await failure(
+      admins.admin.payments.recordPayment({ ...cash(running.totalPaise), id: running.id, method: 'card' } as never),
+    );
     expect(bad.code).toBe('BAD_REQUEST');
   });
 
