@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes, untrusted } from '../rest/route.js';
+import { defineRoutes, pathId, untrusted, withBody } from '../rest/route.js';
 import {
   commentFields,
   estimateFields,
@@ -14,8 +14,6 @@ import {
 
 /** The path names the entry; the procedures take it as id (or entryId). */
 const idParam = z.object({ id: z.string().describe('The meal entry’s id') });
-const pathId = (params: Record<string, string>) => (/^\d+$/.test(params.id ?? '') ? Number(params.id) : params.id);
-const withBody = (rest: unknown, extra: Record<string, unknown>) => ({ ...(rest && typeof rest === 'object' ? rest : {}), ...extra });
 
 const NOT_YOURS = 'The entry is another client’s (a client sees only their own journal).';
 const LIMITED = 'Too many new entries or comments from this person in a short time (RATE_LIMIT_JOURNAL; see Retry-After)';

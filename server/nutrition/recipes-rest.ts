@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { defineRoutes, untrusted } from '../rest/route.js';
+import { defineRoutes, pathId, untrusted, withBody } from '../rest/route.js';
 import { createRecipeInput, RECIPE_INGREDIENTS_MAX, recipeView, updateRecipeInput } from './recipes-schema.js';
 
 /** Recipes over REST: thin adapters over the `recipes` procedures (recipes-router.ts, recipes-console.ts). */
 
 const idParam = z.object({ id: z.string().describe('The recipe’s id (a food id)') });
-const pathId = (params: Record<string, string>) => (/^\d+$/.test(params.id ?? '') ? Number(params.id) : params.id);
-const withBody = (body: unknown, extra: Record<string, unknown>) => ({ ...(body && typeof body === 'object' ? body : {}), ...extra });
 
 const MATHS =
   'Values per 100 g of the cooked dish are the sum of the ingredients’ nutrients (raw weights) divided by the cooked weight; per serving, those of servingGrams of it. No retention factors are applied (the food tables carry none). A nutrient unknown for any ingredient is unknown for the dish';

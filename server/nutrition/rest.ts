@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoutes, untrusted } from '../rest/route.js';
+import { defineRoutes, pathId, untrusted, withBody } from '../rest/route.js';
 import { createFoodInput, foodDetail, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, updateFoodInput } from './foods-schema.js';
 import { NUTRIENT_KEYS } from './nutrients.js';
 import { foodSummary } from './schema.js';
@@ -7,8 +7,6 @@ import { foodSummary } from './schema.js';
 /** The food library over REST: thin adapters over the `foods` procedures (router.ts, console.ts). */
 
 const idParam = z.object({ id: z.string().describe('The food’s id') });
-const pathId = (params: Record<string, string>) => (/^\d+$/.test(params.id ?? '') ? Number(params.id) : params.id);
-const withBody = (body: unknown, extra: Record<string, unknown>) => ({ ...(body && typeof body === 'object' ? body : {}), ...extra });
 
 const VALUES = `per100g holds values per 100 g of edible portion, keyed ${NUTRIENT_KEYS.join(', ')} (kcal, kJ, g, mg or µg as the name says); a nutrient left out is not known. The values must add up: saturated fat at most fat, sugars at most carbohydrate, protein + carbohydrate + fat + fibre at most 100 g, energy near 4/4/9/2 kcal per g of protein, carbohydrate, fat and fibre`;
 const DIETITIANS = 'Only dietitians change the food library.';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT32_MAX } from '../validation.js';
 import { FOOD_GROUP_KEYS } from './groups.js';
 import { MEASURE_KEYS, type HouseholdMeasure } from './measures.js';
 import { NUTRIENT_KEYS, per100gSchema } from './nutrients.js';
@@ -40,7 +41,12 @@ export type FoodSummary = z.infer<typeof foodSummary>;
 
 /** A quantity of a food as plans and meals hold it: 1½ katori, 2 roti, 150 g. */
 export const foodQuantity = z.object({
-  foodId: z.number({ error: 'foodId must be a food id' }).int('foodId must be a food id').positive('foodId must be a food id'),
+  // A number, not idField's text-reading form: plans and meals send JSON, and the builder's types stay numbers.
+  foodId: z
+    .number({ error: 'foodId must be a food id' })
+    .int('foodId must be a food id')
+    .positive('foodId must be a food id')
+    .max(INT32_MAX, 'foodId is not a known food (too large)'),
   quantity: z
     .number({ error: 'Quantity must be a number' })
     .positive('Quantity must be more than 0')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../validation.js';
 import type { ACTIVITY_LEVELS } from '../care-record/schema.js';
 import { HEADLINE_NUTRIENTS, NUTRIENT_KEYS, type NutrientKey, type Nutrients, nutrientObject } from './nutrients.js';
 
@@ -106,10 +107,7 @@ export const suggestion = z.object({
 });
 export type Suggestion = z.infer<typeof suggestion>;
 
-const clientIdField = z.coerce
-  .number({ error: 'clientId must be a client’s id' })
-  .int('clientId must be a client’s id')
-  .positive('clientId must be a client’s id');
+const clientIdField = idField('clientId');
 
 /** A client reads their own (no clientId); a dietitian names the client. */
 export const targetsQuery = z.object({ clientId: clientIdField.optional() });

@@ -1,5 +1,6 @@
 import type { Context as HonoContext } from 'hono';
 import type { ZodType } from 'zod';
+import { badRequest } from '../errors.js';
 import type { Context } from '../trpc/context.js';
 import type { AppCaller } from '../trpc/root.js';
 
@@ -88,3 +89,16 @@ export const defineRoutes = (routes: RestRoute[]) => routes;
  * zod schema (one set of rules for tRPC and REST).
  */
 export const untrusted = <T>(value: unknown) => value as T;
+
+/**
+ * A procedure's input from a request's JSON body and the values its path names (the id): a body that is
+ * not a JSON object is refused in words, never read as an empty change.
+ */
+export function withBody(body: unknown, extra: Record<string, unknown>): Record<string, unknown> {
+  if (body === undefined || body === null) return { ...extra };
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
+  return { ...(body as Record<string, unknown>), ...extra };
+}
+
+/** A path's `:id` as the procedure's id field reads it: a number when it is digits, else the text (refused there in words). */
+export const pathId = (params: Record<string, string>) => (/^\d+$/.test(params.id ?? '') ? Number(params.id) : params.id);
