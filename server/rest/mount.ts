@@ -18,7 +18,8 @@ export function mountRestRoutes(app: Hono, deps: AppDeps, routes: RestRoute[]) {
         const ctx = await createContextFromToken(deps, bearerToken(c.req.header('authorization')), httpRequestMeta(c, deps));
         const result = await route.handle({
           caller: createCaller(ctx),
-          body: body ?? {},
+          // No body at all reads as an empty one; a JSON null is a body, and not an object (refused where read).
+          body: body === undefined ? {} : body,
           query: c.req.query(),
           params: c.req.param() as Record<string, string>,
           c,
