@@ -91,8 +91,9 @@ export const defineRoutes = (routes: RestRoute[]) => routes;
 export const untrusted = <T>(value: unknown) => value as T;
 
 /**
- * A procedure's input from a request's JSON body and the values its path names (the id): a missing body,
- * or one that is not a JSON object, is refused in words, never read as an empty change.
+ * A procedure's input from a request's JSON body and the values its path names (the id): a body that is
+ * not a JSON object (null included) is refused in words, never read as an empty change. No body at all
+ * arrives here as {} (server/rest/mount.ts).
  */
 export function withBody(body: unknown, extra: Record<string, unknown>): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
