@@ -1,9 +1,10 @@
+import { FoodGroupOptions } from '../FoodGroupOptions';
 import { Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { createFoodInput } from '../../../../server/nutrition/foods-schema';
-import { FOOD_GROUP_KEYS, FOOD_GROUPS, defaultPortions, type FoodGroup } from '../../../../server/nutrition/groups';
+import { defaultPortions, type FoodGroup } from '../../../../server/nutrition/groups';
 import { MEASURE_KEYS, MEASURES } from '../../../../server/nutrition/measures';
 import { NUTRIENT_KEYS, NUTRIENTS, type NutrientKey } from '../../../../server/nutrition/nutrients';
 import { Button } from '../../../components/ui/Button';
@@ -80,11 +81,7 @@ export function FoodForm({
           />
         </div>
         <SelectField label="Food group" error={errors.group?.message} {...form.register('group')}>
-          {FOOD_GROUP_KEYS.map((key) => (
-            <option key={key} value={key}>
-              {FOOD_GROUPS[key].label}
-            </option>
-          ))}
+          <FoodGroupOptions />
         </SelectField>
       </fieldset>
 

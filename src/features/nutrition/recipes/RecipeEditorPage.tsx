@@ -1,8 +1,8 @@
+import { FoodGroupOptions } from '../FoodGroupOptions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
-import { FOOD_GROUP_KEYS, FOOD_GROUPS } from '../../../../server/nutrition/groups';
 import type { z } from 'zod';
 import type { createRecipeInput, RecipeView } from '../../../../server/nutrition/recipes-schema';
 import type { FoodSummary } from '../../../../server/nutrition/schema';
@@ -170,11 +170,7 @@ function RecipeEditor({
             onChange={(e) => set({ aliases: e.target.value })}
           />
           <SelectField label="Food group" value={form.group} error={fields.group} onChange={(e) => set({ group: e.target.value })}>
-            {FOOD_GROUP_KEYS.map((key) => (
-              <option key={key} value={key}>
-                {FOOD_GROUPS[key].label}
-              </option>
-            ))}
+            <FoodGroupOptions />
           </SelectField>
         </fieldset>
       </Card>
